@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+/// Fuzz targets only build with `--sanitize fuzzer` (they have no `main`), so they are
+/// part of the package only when `VERSOLA_FUZZ=1` is set; `scripts/fuzz.sh` sets it.
+let fuzzing = ProcessInfo.processInfo.environment["VERSOLA_FUZZ"] == "1"
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+var targets: [Target] = [
+    .target(
+        name: "CVersolaSystem",
+        linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("curl")]
+    ),
+    .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
+    .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
+    .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem"], swiftSettings: strict),
+    .executableTarget(
+        name: "versola-bench",
+        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP"],
+        swiftSettings: strict
+    ),
+    .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
+    .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
+    .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),
+]
+
+var products: [Product] = [
+    .library(name: "VersolaCrypto", targets: ["VersolaCrypto"]),
+    .library(name: "VersolaJOSE", targets: ["VersolaJOSE"]),
+    .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
+    .executable(name: "versola-bench", targets: ["versola-bench"]),
+]
+
+if fuzzing {
+    targets += [
+        .executableTarget(
+            name: "fuzz-jose",
+            dependencies: ["VersolaJOSE"],
+            path: "Fuzz/fuzz-jose",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-http-server",
+            dependencies: ["VersolaHTTP"],
+            path: "Fuzz/fuzz-http-server",
+            swiftSettings: strict
+        ),
+    ]
+    products += [
+        .executable(name: "fuzz-jose", targets: ["fuzz-jose"]),
+        .executable(name: "fuzz-http-server", targets: ["fuzz-http-server"]),
+    ]
+}
+
+let package = Package(
+    name: "Versola",
+    products: products,
+    targets: targets
+)

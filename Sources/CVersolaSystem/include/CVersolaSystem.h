@@ -1,0 +1,86 @@
+// The C shim over OpenSSL 3 and libcurl.
+//
+// Swift cannot call variadic C functions nor function-like macros, so the few of
+// those Versola needs are wrapped here with fixed, typed signatures and the
+// `versola_` prefix. Everything else is imported from the library headers as is.
+#ifndef VERSOLA_SYSTEM_H
+#define VERSOLA_SYSTEM_H
+
+#define CURL_DISABLE_TYPECHECK 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/obj_mac.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+#include <curl/curl.h>
+
+// MARK: - OpenSSL
+
+/// `OPENSSL_free` is a macro.
+void versola_openssl_free(void *pointer);
+
+/// Generates an EC key on the named curve ("P-256", "P-384", "P-521"). NULL on failure.
+EVP_PKEY *versola_ec_generate(const char *curve_name);
+
+/// Generates an RSA key of `bits` bits with public exponent 65537. NULL on failure.
+EVP_PKEY *versola_rsa_generate(unsigned int bits);
+
+/// Generates an Ed25519 key. NULL on failure.
+EVP_PKEY *versola_ed25519_generate(void);
+
+/// Builds an EC public key from its affine coordinates (big-endian, `coordinate_size` bytes each).
+EVP_PKEY *versola_ec_public_from_xy(const char *curve_name, const uint8_t *x, const uint8_t *y,
+                                    size_t coordinate_size);
+
+/// Builds an EC private key from the private scalar and the public coordinates.
+EVP_PKEY *versola_ec_private_from_dxy(const char *curve_name, const uint8_t *d, const uint8_t *x,
+                                      const uint8_t *y, size_t coordinate_size);
+
+/// Builds an RSA public key from its big-endian modulus and exponent.
+EVP_PKEY *versola_rsa_public_from_ne(const uint8_t *n, size_t n_size, const uint8_t *e, size_t e_size);
+
+/// Writes an EC key's affine public coordinates (each padded to `coordinate_size`). 1 on success.
+int versola_ec_public_xy(const EVP_PKEY *key, uint8_t *x, uint8_t *y, size_t coordinate_size);
+
+/// Writes an EC key's private scalar padded to `size` bytes. 1 on success.
+int versola_ec_private_d(const EVP_PKEY *key, uint8_t *d, size_t size);
+
+/// Writes the big-endian bytes of an RSA key's BIGNUM parameter ("n", "e") into a
+/// freshly allocated buffer the caller frees with `versola_openssl_free`. 1 on success.
+int versola_rsa_param(const EVP_PKEY *key, const char *name, uint8_t **out, size_t *out_size);
+
+// MARK: - libcurl
+
+CURLcode versola_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode versola_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode versola_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode versola_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode versola_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+
+typedef size_t (*versola_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+typedef int (*versola_curl_progress_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
+                                              curl_off_t ultotal, curl_off_t ulnow);
+
+CURLcode versola_curl_setopt_data_callback(CURL *handle, CURLoption option, versola_curl_data_callback callback);
+CURLcode versola_curl_setopt_progress_callback(CURL *handle, versola_curl_progress_callback callback);
+
+CURLcode versola_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode versola_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+
+#endif

@@ -1,0 +1,154 @@
+#include "CVersolaSystem.h"
+
+#include <string.h>
+
+void versola_openssl_free(void *pointer) { OPENSSL_free(pointer); }
+
+EVP_PKEY *versola_ec_generate(const char *curve_name) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve_name);
+}
+
+EVP_PKEY *versola_rsa_generate(unsigned int bits) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
+}
+
+EVP_PKEY *versola_ed25519_generate(void) { return EVP_PKEY_Q_keygen(NULL, NULL, "ED25519"); }
+
+/// Builds a key of `type` from `params` with `EVP_PKEY_fromdata`.
+static EVP_PKEY *key_from_params(const char *type, int selection, OSSL_PARAM *params) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+    if (context == NULL) return NULL;
+    if (EVP_PKEY_fromdata_init(context) <= 0 || EVP_PKEY_fromdata(context, &key, selection, params) <= 0) {
+        key = NULL;
+    }
+    EVP_PKEY_CTX_free(context);
+    return key;
+}
+
+/// Uncompressed SEC1 point: 0x04 || x || y. `out` holds 1 + 2 * size bytes.
+static void encode_point(uint8_t *out, const uint8_t *x, const uint8_t *y, size_t size) {
+    out[0] = 0x04;
+    memcpy(out + 1, x, size);
+    memcpy(out + 1 + size, y, size);
+}
+
+EVP_PKEY *versola_ec_public_from_xy(const char *curve_name, const uint8_t *x, const uint8_t *y,
+                                    size_t coordinate_size) {
+    if (coordinate_size == 0 || coordinate_size > 66) return NULL;
+    uint8_t point[1 + 2 * 66];
+    encode_point(point, x, y, coordinate_size);
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)curve_name, 0),
+        OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, 1 + 2 * coordinate_size),
+        OSSL_PARAM_construct_end(),
+    };
+    return key_from_params("EC", EVP_PKEY_PUBLIC_KEY, params);
+}
+
+EVP_PKEY *versola_ec_private_from_dxy(const char *curve_name, const uint8_t *d, const uint8_t *x,
+                                      const uint8_t *y, size_t coordinate_size) {
+    if (coordinate_size == 0 || coordinate_size > 66) return NULL;
+    uint8_t point[1 + 2 * 66];
+    encode_point(point, x, y, coordinate_size);
+    BIGNUM *scalar = BN_bin2bn(d, (int)coordinate_size, NULL);
+    if (scalar == NULL) return NULL;
+    EVP_PKEY *key = NULL;
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    if (builder != NULL &&
+        OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, curve_name, 0) &&
+        OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, 1 + 2 * coordinate_size) &&
+        OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, scalar)) {
+        OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(builder);
+        if (params != NULL) {
+            key = key_from_params("EC", EVP_PKEY_KEYPAIR, params);
+            OSSL_PARAM_free(params);
+        }
+    }
+    OSSL_PARAM_BLD_free(builder);
+    BN_clear_free(scalar);
+    return key;
+}
+
+EVP_PKEY *versola_rsa_public_from_ne(const uint8_t *n, size_t n_size, const uint8_t *e, size_t e_size) {
+    BIGNUM *modulus = BN_bin2bn(n, (int)n_size, NULL);
+    BIGNUM *exponent = BN_bin2bn(e, (int)e_size, NULL);
+    EVP_PKEY *key = NULL;
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    if (modulus != NULL && exponent != NULL && builder != NULL &&
+        OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, modulus) &&
+        OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, exponent)) {
+        OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(builder);
+        if (params != NULL) {
+            key = key_from_params("RSA", EVP_PKEY_PUBLIC_KEY, params);
+            OSSL_PARAM_free(params);
+        }
+    }
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(modulus);
+    BN_free(exponent);
+    return key;
+}
+
+int versola_ec_public_xy(const EVP_PKEY *key, uint8_t *x, uint8_t *y, size_t coordinate_size) {
+    BIGNUM *bx = NULL, *by = NULL;
+    int ok = EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_X, &bx) &&
+             EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_EC_PUB_Y, &by) &&
+             BN_bn2binpad(bx, x, (int)coordinate_size) == (int)coordinate_size &&
+             BN_bn2binpad(by, y, (int)coordinate_size) == (int)coordinate_size;
+    BN_free(bx);
+    BN_free(by);
+    return ok ? 1 : 0;
+}
+
+int versola_ec_private_d(const EVP_PKEY *key, uint8_t *d, size_t size) {
+    BIGNUM *scalar = NULL;
+    int ok = EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &scalar) &&
+             BN_bn2binpad(scalar, d, (int)size) == (int)size;
+    BN_clear_free(scalar);
+    return ok ? 1 : 0;
+}
+
+int versola_rsa_param(const EVP_PKEY *key, const char *name, uint8_t **out, size_t *out_size) {
+    BIGNUM *value = NULL;
+    if (!EVP_PKEY_get_bn_param(key, name, &value)) return 0;
+    int size = BN_num_bytes(value);
+    uint8_t *buffer = OPENSSL_malloc(size > 0 ? (size_t)size : 1);
+    if (buffer == NULL) {
+        BN_free(value);
+        return 0;
+    }
+    BN_bn2bin(value, buffer);
+    BN_free(value);
+    *out = buffer;
+    *out_size = (size_t)size;
+    return 1;
+}
+
+CURLcode versola_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode versola_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode versola_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode versola_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode versola_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode versola_curl_setopt_data_callback(CURL *handle, CURLoption option, versola_curl_data_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+CURLcode versola_curl_setopt_progress_callback(CURL *handle, versola_curl_progress_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+CURLcode versola_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode versola_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

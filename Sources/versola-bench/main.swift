@@ -1,0 +1,17 @@
+import Foundation
+
+// versola-bench: prints one line per figure as `name: value unit`.
+// Build it in release mode: `swift build -c release --product versola-bench`.
+// `VERSOLA_BENCH_SECONDS` sets how long each rate is measured (default 3).
+
+let seconds = Double(ProcessInfo.processInfo.environment["VERSOLA_BENCH_SECONDS"] ?? "") ?? 3
+let report = BenchReport(seconds: seconds)
+let only = Set(CommandLine.arguments.dropFirst())
+
+/// Each area of the engine adds its figures here.
+let groups: [(String, (BenchReport) async throws -> Void)] = [
+]
+
+for (name, run) in groups where only.isEmpty || only.contains(name) {
+    try await run(report)
+}

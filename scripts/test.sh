@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The project's test command (`make test`): builds everything with warnings as
+# errors, runs every test, and fails when a test fails or when fewer tests ran than
+# the project has (a run of zero tests still exits 0 in SwiftPM).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+
+echo "== build (warnings are errors)"
+swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
+
+echo "== tests"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)' 
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "tests failed (exit $status); the full log follows" >&2
+  cat "$log" >&2
+  exit "$status"
+fi
+count=$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -n 1 | grep -Eo '[0-9]+' || echo 0)
+minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
+if [ "$count" -lt "$minimum" ]; then
+  echo "only $count tests ran; the project has at least $minimum" >&2
+  exit 1
+fi
+echo "== $count tests passed"
