@@ -70,6 +70,33 @@ EVP_PKEY *versola_ec_private_from_dxy(const char *curve_name, const uint8_t *d, 
     return key;
 }
 
+EVP_PKEY *versola_ec_private_from_d(const char *curve_name, const uint8_t *d, size_t coordinate_size) {
+    if (coordinate_size == 0 || coordinate_size > 66) return NULL;
+    int nid = OBJ_sn2nid(curve_name);
+    if (nid == NID_undef) nid = EC_curve_nist2nid(curve_name);
+    if (nid == NID_undef) return NULL;
+    EC_GROUP *group = EC_GROUP_new_by_curve_name(nid);
+    BIGNUM *scalar = BN_bin2bn(d, (int)coordinate_size, NULL);
+    EC_POINT *point = group ? EC_POINT_new(group) : NULL;
+    BIGNUM *x = BN_new(), *y = BN_new();
+    EVP_PKEY *key = NULL;
+    uint8_t bx[66], by[66];
+    if (group != NULL && scalar != NULL && point != NULL && x != NULL && y != NULL &&
+        !BN_is_zero(scalar) && BN_cmp(scalar, EC_GROUP_get0_order(group)) < 0 &&
+        EC_POINT_mul(group, point, scalar, NULL, NULL, NULL) &&
+        EC_POINT_get_affine_coordinates(group, point, x, y, NULL) &&
+        BN_bn2binpad(x, bx, (int)coordinate_size) == (int)coordinate_size &&
+        BN_bn2binpad(y, by, (int)coordinate_size) == (int)coordinate_size) {
+        key = versola_ec_private_from_dxy(curve_name, d, bx, by, coordinate_size);
+    }
+    BN_free(x);
+    BN_free(y);
+    EC_POINT_free(point);
+    BN_clear_free(scalar);
+    EC_GROUP_free(group);
+    return key;
+}
+
 EVP_PKEY *versola_rsa_public_from_ne(const uint8_t *n, size_t n_size, const uint8_t *e, size_t e_size) {
     BIGNUM *modulus = BN_bin2bn(n, (int)n_size, NULL);
     BIGNUM *exponent = BN_bin2bn(e, (int)e_size, NULL);

@@ -52,6 +52,9 @@ EVP_PKEY *versola_ec_public_from_xy(const char *curve_name, const uint8_t *x, co
 EVP_PKEY *versola_ec_private_from_dxy(const char *curve_name, const uint8_t *d, const uint8_t *x,
                                       const uint8_t *y, size_t coordinate_size);
 
+/// Builds an EC private key from the private scalar alone, computing the public point.
+EVP_PKEY *versola_ec_private_from_d(const char *curve_name, const uint8_t *d, size_t coordinate_size);
+
 /// Builds an RSA public key from its big-endian modulus and exponent.
 EVP_PKEY *versola_rsa_public_from_ne(const uint8_t *n, size_t n_size, const uint8_t *e, size_t e_size);
 

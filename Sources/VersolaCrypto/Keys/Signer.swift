@@ -1,0 +1,107 @@
+import CVersolaSystem
+
+/// Signs `message` with `key` using a digest (or none, for EdDSA) and optional PSS
+/// padding, returning OpenSSL's native signature encoding (DER for ECDSA).
+func digestSign(key: EVPKey, message: [UInt8], algorithm: SignatureAlgorithm) throws(CryptoError) -> [UInt8] {
+    guard let context = EVP_MD_CTX_new() else { throw .operationFailed("allocating a digest context") }
+    defer { EVP_MD_CTX_free(context) }
+    let md = algorithm.digest.map { FetchedDigests.shared.digest($0) }
+    var keyContext: OpaquePointer?
+    guard EVP_DigestSignInit(context, &keyContext, md, nil, key.pointer) == 1 else {
+        ERR_clear_error()
+        throw .operationFailed("\(algorithm.rawValue) signing setup")
+    }
+    if algorithm.isPSS, let md, let digest = algorithm.digest {
+        guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+            EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, Int32(digest.size)) == 1,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, md) == 1
+        else {
+            ERR_clear_error()
+            throw .operationFailed("\(algorithm.rawValue) padding setup")
+        }
+    }
+    var length = 0
+    guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
+        ERR_clear_error()
+        throw .operationFailed("\(algorithm.rawValue) signature size")
+    }
+    var signature = [UInt8](repeating: 0, count: length)
+    let status = signature.withUnsafeMutableBufferPointer { buffer in
+        EVP_DigestSign(context, buffer.baseAddress, &length, message, message.count)
+    }
+    guard status == 1 else {
+        ERR_clear_error()
+        throw .operationFailed("\(algorithm.rawValue) signing")
+    }
+    signature.removeSubrange(length...)
+    return signature
+}
+
+/// Converts a DER ECDSA signature to the fixed-size `r || s` form JWS uses.
+func rawSignature(der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
+    let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+        var cursor = buffer.baseAddress
+        return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
+    }
+    guard let parsed else {
+        ERR_clear_error()
+        throw .operationFailed("decoding an ECDSA signature")
+    }
+    defer { ECDSA_SIG_free(parsed) }
+    var raw = [UInt8](repeating: 0, count: 2 * size)
+    let ok = raw.withUnsafeMutableBufferPointer { buffer -> Bool in
+        guard let base = buffer.baseAddress else { return false }
+        return BN_bn2binpad(ECDSA_SIG_get0_r(parsed), base, Int32(size)) == Int32(size)
+            && BN_bn2binpad(ECDSA_SIG_get0_s(parsed), base + size, Int32(size)) == Int32(size)
+    }
+    guard ok else { throw .operationFailed("encoding an ECDSA signature") }
+    return raw
+}
+
+/// Signs an already computed digest with `key` (ECDSA), returning DER. Hashing first and
+/// signing with a reused, already initialised key context skips the per-signature
+/// context setup that `EVP_DigestSign` repeats.
+func prehashedSign(key: EVPKey, digest: [UInt8]) throws(CryptoError) -> [UInt8] {
+    try key.withContext(purpose: "sign", prepare: { EVP_PKEY_sign_init($0) == 1 }) {
+        context throws(CryptoError) -> ([UInt8], Bool) in
+        var signature = [UInt8](repeating: 0, count: 160)
+        var length = signature.count
+        let status = signature.withUnsafeMutableBufferPointer { buffer in
+            EVP_PKEY_sign(context, buffer.baseAddress, &length, digest, digest.count)
+        }
+        guard status == 1, length <= signature.count else {
+            ERR_clear_error()
+            throw .operationFailed("signing")
+        }
+        signature.removeSubrange(length...)
+        return (signature, true)
+    }
+}
+
+/// Verifies `signature` (DER for ECDSA) over `digest` with a reused key context set up
+/// for `algorithm`'s padding and hash. False on any mismatch or error.
+func prehashedVerify(key: EVPKey, signature: [UInt8], digest: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+    guard let function = algorithm.digest else { return false }
+    let md = FetchedDigests.shared.digest(function)
+    let prepare = { (context: OpaquePointer) -> Bool in
+        guard EVP_PKEY_verify_init(context) == 1 else { return false }
+        if algorithm.isRSA {
+            guard EVP_PKEY_CTX_set_signature_md(context, md) == 1 else { return false }
+            if algorithm.isPSS {
+                return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
+                    && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, Int32(function.size)) == 1
+                    && EVP_PKEY_CTX_set_rsa_mgf1_md(context, md) == 1
+            }
+            return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
+        }
+        return true
+    }
+    let verified = try? key.withContext(purpose: "verify-" + algorithm.rawValue, prepare: prepare) {
+        context throws(CryptoError) -> (Bool, Bool) in
+        let status = EVP_PKEY_verify(context, signature, signature.count, digest, digest.count)
+        if status != 1 { ERR_clear_error() }
+        // A context that saw an error is not trusted again; a clean mismatch (0) is fine.
+        return (status == 1, status >= 0)
+    }
+    return verified ?? false
+}

@@ -1,0 +1,118 @@
+import CVersolaSystem
+import Synchronization
+
+/// Owns one `EVP_PKEY` and frees it when the last reference goes away.
+///
+/// OpenSSL keys are safe to use from several threads at once for signing and
+/// verification as long as nobody mutates them; Versola never mutates a key after
+/// building it, which is what makes the `@unchecked Sendable` sound.
+final class EVPKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Key contexts already initialised for one purpose (signing, or verifying with one
+    /// algorithm), reused across operations, kept as address bit patterns (pointers are
+    /// not Sendable). Each is taken out while in use, so concurrent callers never share
+    /// one; this object owns and frees them.
+    private let idleContexts = Mutex<[String: [Int]]>([:])
+    private static let maximumIdleContextsPerPurpose = 8
+
+    /// Takes ownership of `pointer`, or throws `failure` when it is NULL.
+    init(_ pointer: OpaquePointer?, orThrow failure: CryptoError) throws(CryptoError) {
+        guard let pointer else {
+            ERR_clear_error()
+            throw failure
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        for address in idleContexts.withLock({ $0.values.joined() }) {
+            EVP_PKEY_CTX_free(OpaquePointer(bitPattern: address))
+        }
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Runs `body` with a key context prepared for `purpose` by `prepare` (called only on
+    /// a fresh context). A context comes back to the pool only when `body` reports it
+    /// usable again; otherwise it is freed.
+    func withContext<R>(
+        purpose: String,
+        prepare: (OpaquePointer) -> Bool,
+        _ body: (OpaquePointer) throws(CryptoError) -> (result: R, reusable: Bool)
+    ) throws(CryptoError) -> R {
+        let context: OpaquePointer
+        if let address = idleContexts.withLock({ $0[purpose]?.popLast() }), let idle = OpaquePointer(bitPattern: address) {
+            context = idle
+        } else {
+            guard let fresh = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+                throw .operationFailed("allocating a key context")
+            }
+            guard prepare(fresh) else {
+                EVP_PKEY_CTX_free(fresh)
+                ERR_clear_error()
+                throw .operationFailed("\(purpose) setup")
+            }
+            context = fresh
+        }
+        var reusable = false
+        defer {
+            let address = Int(bitPattern: context)
+            let kept = reusable && idleContexts.withLock { idle -> Bool in
+                guard idle[purpose, default: []].count < Self.maximumIdleContextsPerPurpose else { return false }
+                idle[purpose, default: []].append(address)
+                return true
+            }
+            if !kept { EVP_PKEY_CTX_free(context) }
+        }
+        let outcome = try body(context)
+        reusable = outcome.reusable
+        return outcome.result
+    }
+}
+
+/// Message digests fetched once from the default provider and kept for the life of
+/// the process. Explicit fetching avoids a by-name lookup on every signature.
+final class FetchedDigests: @unchecked Sendable {
+    static let shared = FetchedDigests()
+
+    let sha256: OpaquePointer
+    let sha384: OpaquePointer
+    let sha512: OpaquePointer
+    let aes256gcm: OpaquePointer
+
+    private init() {
+        // The default provider always has these; a missing one means a broken
+        // OpenSSL installation, which no caller could recover from.
+        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil),
+            let sha384 = EVP_MD_fetch(nil, "SHA384", nil),
+            let sha512 = EVP_MD_fetch(nil, "SHA512", nil),
+            let gcm = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+        else {
+            preconditionFailure("OpenSSL's default provider lacks SHA-2 or AES-256-GCM")
+        }
+        self.sha256 = sha256
+        self.sha384 = sha384
+        self.sha512 = sha512
+        self.aes256gcm = gcm
+    }
+
+    func digest(_ function: DigestFunction) -> OpaquePointer {
+        switch function {
+        case .sha256: sha256
+        case .sha384: sha384
+        case .sha512: sha512
+        }
+    }
+}
+
+/// The SHA-2 functions JOSE uses.
+enum DigestFunction: Sendable {
+    case sha256, sha384, sha512
+
+    var size: Int {
+        switch self {
+        case .sha256: 32
+        case .sha384: 48
+        case .sha512: 64
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Testing
+@testable import VersolaCrypto
+
+@Suite struct DigestAndRandomTests {
+    // FIPS 180-4 example "abc".
+    @Test func sha2KnownAnswers() {
+        let abc = Array("abc".utf8)
+        #expect(SHA256.hash(abc) == TestBytes.hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(
+            SHA384.hash(abc)
+                == TestBytes.hex(
+                    "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"))
+        #expect(
+            SHA512.hash(abc)
+                == TestBytes.hex(
+                    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+                ))
+        #expect(SHA256.hash([UInt8]()) == TestBytes.hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
+    }
+
+    @Test func digestAcceptsNonContiguousSequences() {
+        let lazy = "abc".utf8.lazy.map { $0 }
+        #expect(SHA256.hash(lazy) == SHA256.hash(Array("abc".utf8)))
+    }
+
+    @Test func randomBytesHaveTheRequestedLengthAndDiffer() {
+        #expect(SecureRandom.bytes(0).isEmpty)
+        let a = SecureRandom.bytes(32)
+        let b = SecureRandom.bytes(32)
+        #expect(a.count == 32)
+        #expect(a != b)
+    }
+
+    @Test func constantTimeComparison() {
+        #expect(constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(!constantTimeEqual([1, 2, 3], [1, 2]))
+        #expect(constantTimeEqual([], []))
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make bench`: release-builds versola-bench and prints its figures beside OpenSSL's own
+# `openssl speed` on the same machine, in the same run, with the ratios the targets use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${VERSOLA_BENCH_SECONDS:-3}
+
+swift build -c release --product versola-bench 2>&1 | tail -n 1
+bench="$(swift build -c release --show-bin-path)/versola-bench"
+
+echo "== versola-bench"
+out=$(VERSOLA_BENCH_SECONDS=$seconds "$bench" "$@")
+echo "$out"
+
+echo "== openssl speed -seconds $seconds ecdsap256 rsa2048"
+speed=$(openssl speed -seconds "$seconds" ecdsap256 rsa2048 2>/dev/null)
+echo "$speed" | grep -E '^(rsa 2048|[[:space:]]*256 bits ecdsa)'
+ossl_rsa_verify=$(echo "$speed" | awk '/^rsa 2048 bits/ {print $NF}')
+ossl_ec_sign=$(echo "$speed" | awk '/256 bits ecdsa/ {print $(NF-1)}')
+echo "openssl_ecdsap256_sign_per_s: ${ossl_ec_sign}"
+echo "openssl_rsa2048_verify_per_s: ${ossl_rsa_verify}"
+
+figure() { echo "$out" | awk -v name="$1:" '$1 == name {print $2}'; }
+ratio() {
+  local value base
+  value=$(figure "$1"); base=$2
+  [ -n "$value" ] && [ -n "$base" ] && awk -v v="$value" -v b="$base" -v n="$1" -v t="$3" \
+    'BEGIN { printf "ratio %s / openssl: %.1f%% (target >= %s%%)\n", n, 100 * v / b, t }'
+}
+echo "== ratios"
+ratio es256_sign_per_s "$ossl_ec_sign" 85 || true
+ratio rs256_verify_per_s "$ossl_rsa_verify" 80 || true
+ratio jws_parse_verify_rs256_per_s "$ossl_rsa_verify" 80 || true
+ratio id_token_validate_rs256_per_s "$ossl_rsa_verify" 75 || true
+ratio dpop_proof_per_s "$ossl_ec_sign" 80 || true
