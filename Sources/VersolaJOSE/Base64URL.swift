@@ -96,6 +96,22 @@ public enum Base64URL {
             [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
                 var read = 0
                 var written = 0
+                // Whole groups of four characters: three bytes each. A value of 0xFF (outside
+                // the alphabet) has its high bit set, so one test covers all four.
+                while count - read >= 4 {
+                    let a = table[Int(input[read])]
+                    let b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])]
+                    let d = table[Int(input[read + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { break }
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    written += 3
+                    read += 4
+                }
+                // The tail (two or three characters), or the group holding a bad character.
                 var accumulator: UInt32 = 0
                 var pending = 0
                 while read < count {
@@ -108,14 +124,6 @@ public enum Base64URL {
                     }
                     accumulator = accumulator << 6 | UInt32(value)
                     pending += 1
-                    if pending == 4 {
-                        output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
-                        output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
-                        output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
-                        written += 3
-                        accumulator = 0
-                        pending = 0
-                    }
                     read += 1
                 }
                 if pending == 2 {

@@ -19,6 +19,9 @@ public struct JWS: Sendable {
         "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
     ]
 
+    /// Header parameters that must be strings when present.
+    static let stringHeaderParameters = ["kid", "typ", "cty"]
+
     /// The protected header.
     public let header: JSONObject
     /// The header's algorithm (what the token claims; verification still requires the key and
@@ -64,17 +67,16 @@ public struct JWS: Sendable {
     }
 
     private init(utf8 bytes: UnsafeBufferPointer<UInt8>, understoodCriticalParameters: Set<String>) throws(JWSError) {
-        var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
-        }
-        guard dots.count == 2 else {
+        guard let firstDot = JWS.indexOfDot(in: bytes, from: 0),
+            let secondDot = JWS.indexOfDot(in: bytes, from: firstDot + 1),
+            JWS.indexOfDot(in: bytes, from: secondDot + 1) == nil
+        else {
             throw .wrongNumberOfParts(bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
         }
-        let headerRange = 0..<dots[0]
-        let payloadRange = (dots[0] + 1)..<dots[1]
-        let signatureRange = (dots[1] + 1)..<bytes.count
+        let dots = (firstDot, secondDot)
+        let headerRange = 0..<dots.0
+        let payloadRange = (dots.0 + 1)..<dots.1
+        let signatureRange = (dots.1 + 1)..<bytes.count
 
         let headerBytes = try JWS.decode(bytes, headerRange, .header)
         let headerValue: JSONValue
@@ -87,8 +89,8 @@ public struct JWS: Sendable {
         guard let algorithm = SignatureAlgorithm(rawValue: algorithmName) else {
             throw .unsupportedAlgorithm(algorithmName)
         }
-        for name in ["kid", "typ", "cty"] where header[name] != nil && header[name]?.string == nil {
-            throw .invalidHeaderParameter(name)
+        for name in JWS.stringHeaderParameters {
+            if let value = header[name], value.string == nil { throw .invalidHeaderParameter(name) }
         }
         try JWS.checkCritical(header, understood: understoodCriticalParameters)
 
@@ -96,7 +98,16 @@ public struct JWS: Sendable {
         self.algorithm = algorithm
         payload = try JWS.decode(bytes, payloadRange, .payload)
         signature = try JWS.decode(bytes, signatureRange, .signature)
-        signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<dots[1]]))
+        signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<dots.1]))
+    }
+
+    private static func indexOfDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: ".") { return index }
+            index += 1
+        }
+        return nil
     }
 
     private static func decode(

@@ -30,6 +30,9 @@ import VersolaCrypto
         #expect(throws: Base64URLError.invalidCharacter(offset: 0)) { try Base64URL.decode(" Zm9v") }
         #expect(throws: Base64URLError.invalidCharacter(offset: 4)) { try Base64URL.decode("Zm9v\n") }
         #expect(throws: Base64URLError.invalidCharacter(offset: 1)) { try Base64URL.decode("Zé9v") }
+        #expect(throws: Base64URLError.invalidCharacter(offset: 6)) { try Base64URL.decode("Zm9vYm+y") }
+        #expect(throws: Base64URLError.invalidCharacter(offset: 9)) { try Base64URL.decode("Zm9vYmFyZ.") }
+        #expect(throws: Base64URLError.paddingNotAllowed) { try Base64URL.decode("Zm9vY=Fy") }
     }
 
     @Test func rejectsPadding() {
