@@ -11,8 +11,11 @@ dir="Fuzz/$target"
 [ -d "$dir" ] || { echo "no fuzz target $target" >&2; exit 2; }
 
 export VERSOLA_FUZZ=1
+# swiftc's -sanitize=fuzzer alone leaves Swift code without coverage counters (only C gets
+# them), so libFuzzer would fuzz blind: ask for the counters explicitly.
 swift build --product "$target" --build-path .build-fuzz -c debug \
-  --sanitize fuzzer --sanitize address 2>&1 | tail -n 3
+  --sanitize fuzzer --sanitize address \
+  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp 2>&1 | tail -n 3
 binary=".build-fuzz/debug/$target"
 
 mkdir -p "$dir/corpus" "$dir/artifacts"
