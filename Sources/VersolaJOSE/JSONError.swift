@@ -1,4 +1,4 @@
-/// Why a JSON text was rejected by ``JSONValue/init(parsing:)``.
+/// Why a JSON text was rejected by the `JSONValue(parsing:)` initializers.
 public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public enum Reason: Sendable, Hashable {

@@ -73,3 +73,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Iterates the members in order.
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 }
+
+extension JSONObject: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The members with string values redacted, as ``JSONValue/description`` shows them.
+    public var description: String { JSONValue.object(self).description }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+}

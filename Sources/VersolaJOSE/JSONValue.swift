@@ -1,6 +1,6 @@
 /// A JSON value (RFC 8259) with exact integers and ordered object members.
 ///
-/// Parse with ``init(parsing:)-(String)`` (strict: duplicate names, trailing characters, lone
+/// Parse with `init(parsing:)` (strict: duplicate names, trailing characters, lone
 /// surrogates, deep nesting and out-of-range numbers are errors), read with the optional
 /// accessors, and write with ``serialized()``, which is deterministic (members in order, no
 /// whitespace).

@@ -4,7 +4,7 @@ import VersolaCrypto
 /// P-521) or OKP (Ed25519, RFC 8037).
 ///
 /// Only public members are read or kept; private members such as `d` are ignored. The key is
-/// checked and turned into a ``VerificationKey`` once, when the JWK is created.
+/// checked and turned into a `VerificationKey` once, when the JWK is created.
 ///
 /// ```swift
 /// let key = try JWK(parsing: #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)

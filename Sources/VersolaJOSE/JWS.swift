@@ -4,7 +4,7 @@ import VersolaCrypto
 ///
 /// Parsing checks the structure only: three base64url parts, a JSON-object header with a
 /// supported `alg` (never `none`, never HMAC) and a `crit` that is understood. The signature is
-/// checked by ``verify(with:allowedAlgorithms:)-(JWK,_)`` or ``verify(using:allowedAlgorithms:)``,
+/// checked by `verify(with:allowedAlgorithms:)` or ``verify(using:allowedAlgorithms:)``,
 /// which choose the algorithm from the key and the caller's allow-list; keys embedded in the
 /// header (`jwk`, `jku`, `x5c`, `x5u`) are never used.
 ///
@@ -141,4 +141,15 @@ public struct JWS: Sendable {
     public func payloadJSON() throws(JWSError) -> JSONValue {
         do { return try JSONValue(parsing: payload) } catch { throw .invalidJSON(.payload, error) }
     }
+}
+
+extension JWS: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The algorithm, `kid` and sizes, never the payload or signature (a token is a secret).
+    public var description: String {
+        "JWS(alg: \(algorithm.rawValue), kid: \(keyID ?? "none"), payload: \(payload.count) bytes, "
+            + "signature: \(signature.count) bytes)"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
 }

@@ -98,3 +98,11 @@ public struct JWTClaims: Sendable, Hashable {
         return audiences
     }
 }
+
+extension JWTClaims: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The claim names with string values redacted.
+    public var description: String { "JWTClaims(\(object.description))" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+}

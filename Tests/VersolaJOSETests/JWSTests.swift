@@ -134,6 +134,7 @@ import VersolaCrypto
 
     // MARK: Algorithm choice (A7)
 
+    // A7: the algorithm comes from the key: wrong curve or key type never verifies.
     @Test func keyOfTheWrongCurveOrTypeNeverVerifies() throws {
         let es256 = try JWS(compact: RFCVectors.rfc7515ES256Token)
         let rs256 = try JWS(compact: RFCVectors.rfc7515RS256Token)
@@ -154,6 +155,7 @@ import VersolaCrypto
         }
     }
 
+    // A7: algorithm allow-list.
     @Test func algorithmOutsideTheAllowListIsRejectedBeforeAnyKeyIsTried() throws {
         let jws = try JWS(compact: RFCVectors.rfc7515RS256Token)
         let key = try JWK(parsing: RFCVectors.rfc7515RSAKey)
@@ -164,12 +166,13 @@ import VersolaCrypto
         }
     }
 
+    // A7: never `none`.
     @Test func algorithmNoneIsAlwaysRejected() {
         #expect(parseError(token(header: #"{"alg":"none"}"#, signature: [])) == .algorithmNone)
         #expect(parseError(token(header: #"{"alg":"none","typ":"JWT"}"#)) == .algorithmNone)
     }
 
-    /// An HS256 token whose HMAC key is the RSA public key's bytes (algorithm confusion) is
+    /// A7: an HS256 token whose HMAC key is the RSA public key's bytes (algorithm confusion) is
     /// rejected whatever the caller allows: HMAC is never verified.
     @Test func hmacTokenSignedWithThePublicKeyIsRejected() throws {
         let header = Base64URL.encode(Array(#"{"alg":"HS256"}"#.utf8))
@@ -228,6 +231,7 @@ import VersolaCrypto
 
     // MARK: Key selection from a set
 
+    // A7: signature by a JWKS key chosen by kid, use and algorithm.
     @Test func keyIsChosenFromTheSetByKidAndAlgorithm() throws {
         let set = try JWKSet(parsing: """
             {"keys":[
@@ -251,6 +255,7 @@ import VersolaCrypto
         #expect(try rs256.verify(using: set, allowedAlgorithms: [.rs256]).keyID == "rsa")
     }
 
+    // A7: an unknown kid is its own error (the engine refetches the set once on it).
     @Test func unknownKidAndIncompatibleKeysAreDistinctErrors() throws {
         let set = try JWKSet(parsing: """
             {"keys":[\(RFCVectors.rfc7515ECKey.dropLast()),"kid":"ec"}, \(RFCVectors.rfc8037Key.dropLast()),"kid":"ed"}]}
@@ -340,5 +345,21 @@ extension [UInt8] {
         self = stride(from: 0, to: digits.count, by: 2).map { index in
             UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) ?? 0
         }
+    }
+}
+
+extension JWSTests {
+    /// Tokens are secrets: printing a parsed token or its claims never shows their contents.
+    @Test func descriptionsNeverShowTokenContents() throws {
+        let jws = try JWS(compact: RFCVectors.rfc7515RS256Token)
+        for text in ["\(jws)", String(reflecting: jws)] {
+            #expect(text.contains("RS256"))
+            #expect(!text.contains("joe"))
+            #expect(!text.contains("cC4hiUPo"))
+        }
+        let claims = try JWTClaims(payload: jws.payload)
+        #expect(!"\(claims)".contains("joe"))
+        #expect("\(claims)".contains("iss"))
+        #expect(!String(reflecting: claims.object).contains("joe"))
     }
 }
