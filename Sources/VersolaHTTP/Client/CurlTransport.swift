@@ -13,11 +13,13 @@ import Dispatch
 ///
 /// **Handles.** Easy handles come from a small LIFO pool (``CurlHandlePool``) rather than one new
 /// handle per request: a handle's connection cache is what lets consecutive requests to one origin
-/// reuse a kept-alive connection and TLS session. Measured on loopback (2 cores, plain http,
-/// 200 sequential GETs): a pooled handle reusing its connection took about 75 µs per request,
-/// a new handle per request (new connection each time) about 160 µs. Over TLS the handshake saved
-/// is far larger. A request never waits for a handle: an empty pool makes a new one, so concurrent
-/// tasks never block each other, and nothing global but `curl_global_init` (run once) is shared.
+/// reuse a kept-alive connection and TLS session. Measured on loopback (2 shared cores, debug build,
+/// plain http, 4 rounds of 500 sequential GETs against the test server): a pooled handle took
+/// 90–280 µs per request over a single connection, a new handle per request 400–890 µs with a new
+/// connection each time. Over TLS the handshake saved is far larger. A request never waits for a
+/// handle: an empty pool makes a new one, so concurrent tasks never block each other, and nothing
+/// global but `curl_global_init` (run once) is shared. Requests that must not be re-sent opt out of
+/// reuse per request (``TransportOptions/allowConnectionReuse``).
 ///
 /// ```swift
 /// let transport = CurlTransport()
