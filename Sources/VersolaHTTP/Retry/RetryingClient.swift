@@ -73,6 +73,7 @@ public final class RetryingClient: Sendable {
             if let closed = cooldowns.active(for: origin, now: clock.monotonicNow) {
                 throw serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget)
             }
+            if Task.isCancelled { throw .recoverable(.systemCancelled) }
             attempts += 1
             let started = clock.monotonicNow
             let result: Result<HTTPResponse, TransportError>
@@ -83,12 +84,14 @@ public final class RetryingClient: Sendable {
             }
             let took = clock.monotonicNow - started
 
+            // Every attempt that is not a 2xx is a failed request of the operation (R1).
             let outcome: RequestOutcome
             var retryAfter: Duration?
             switch result {
             case .success(let response):
                 outcome = RequestOutcome(status: response.status)
                 if outcome == .success { return response }
+                budget.recordFailedRequest(duration: took)
                 if outcome == .status429 || outcome == .status503 {
                     retryAfter = response.headers["Retry-After"].flatMap {
                         RetryAfter.parse($0, now: clock.wallClockNow)
@@ -101,7 +104,6 @@ public final class RetryingClient: Sendable {
                 }
                 outcome = transportOutcome
             }
-            if case .success = result { budget.recordFailedRequest(duration: took) }
 
             let decision = RetryTable.decision(for: kind, after: outcome)
             if decision.repeats, attempts < budget.policy.maxAttempts {

@@ -235,7 +235,19 @@ import Testing
     }
 
     @Test func cancelledWhileWaitingIsSystemCancelled() async throws {
-        let transport = ScriptedTransport([.status(500), .status(200)])
+        let transport = CancellingTransport(ScriptedTransport([.status(500), .status(200)]))
+        let client = client(transport)
+        let budget = try budget()
+        let error = await #expect(throws: VersolaError.self) {
+            try await client.send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
+        }
+        #expect(error == .recoverable(.systemCancelled))
+        #expect(transport.inner.callCount == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
+    @Test func cancelledBeforeSendingSendsNothing() async throws {
+        let transport = ScriptedTransport([.status(200)])
         let client = client(transport)
         let budget = try budget()
         let task = Task {
@@ -245,6 +257,20 @@ import Testing
         let result = await task.result
         guard case .failure(let error) = result else { Issue.record("got \(result)"); return }
         #expect(error as? VersolaError == .recoverable(.systemCancelled))
-        #expect(transport.callCount == 1)
+        #expect(transport.callCount == 0)
+    }
+}
+
+/// Cancels the calling task during its first send, as a user abandoning the operation would.
+final class CancellingTransport: HTTPTransport {
+    let inner: ScriptedTransport
+
+    init(_ inner: ScriptedTransport) {
+        self.inner = inner
+    }
+
+    func send(_ request: HTTPRequest, options: TransportOptions) async throws(TransportError) -> HTTPResponse {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await inner.send(request, options: options)
     }
 }
