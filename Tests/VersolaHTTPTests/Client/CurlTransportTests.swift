@@ -233,3 +233,19 @@ import Testing
         #expect(server.requestCount == 16)
     }
 }
+
+/// A connect timeout: the SYN is never answered, so nothing of the request was written.
+@Suite struct CurlConnectTimeoutTests {
+    @Test func connectTimeoutWritesNothing() async throws {  // R6: timed out before any byte
+        let listener = try #require(FullBacklogListener())
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/"))
+        let options = TransportOptions(connectTimeout: .milliseconds(300), totalTimeout: .seconds(2))
+        let error = await #expect(throws: TransportError.self) {
+            try await CurlTransport().send(HTTPRequest(url: url), options: options)
+        }
+        let origin = try #require(Origin(url: url))
+        #expect(error == .timedOut(origin: origin, requestBytesWritten: false))
+        #expect(error?.networkFailure?.requestBytesWritten == false)
+        withExtendedLifetime(listener) {}
+    }
+}
