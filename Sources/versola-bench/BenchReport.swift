@@ -30,7 +30,7 @@ struct BenchReport {
     func print(_ name: String, _ value: Double, unit: String) {
         let text = value >= 100 ? String(format: "%.0f", value) : String(format: "%.3f", value)
         Swift.print("\(name): \(text) \(unit)")
-        fflush(stdout)
+        fflush(nil)
     }
 }
 
