@@ -164,11 +164,13 @@ public struct HTTPRequestParser: Sendable {
     private mutating func nextLine(limit: Int) -> LineResult {
         let searchFrom = start + scanned
         guard let lf = buffer[searchFrom...].firstIndex(of: Self.lf) else {
-            scanned = buffer.count - start
             if let cr = buffer[searchFrom...].firstIndex(of: Self.cr), cr < buffer.count - 1 {
                 return .failure(.malformed("bare CR"))
             }
-            return scanned > limit ? .tooLong : .needMore
+            let pending = buffer.count - start
+            // A CR as the last byte is looked at again: the next byte decides if it is bare.
+            scanned = pending > 0 && buffer[buffer.count - 1] == Self.cr ? pending - 1 : pending
+            return pending > limit ? .tooLong : .needMore
         }
         guard lf > start, buffer[lf - 1] == Self.cr else {
             return .failure(.malformed("line ends with a bare LF"))

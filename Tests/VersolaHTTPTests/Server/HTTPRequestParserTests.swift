@@ -185,6 +185,38 @@ import Testing
         #expect(Self.status("GET /\r HTTP/1.1\r\nHost: h\r\n\r\n") == 400)
     }
 
+    /// Fuzz finding (crash-2f9e9151…): a CR ending one chunk escaped the bare-CR check
+    /// when the next chunk did not start with LF, so split input waited where whole input failed.
+    @Test func bareCarriageReturnAtAChunkEndIsStillFound() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /abc\r".utf8))
+        #expect(parser.next() == nil)
+        parser.append(Array("x HTTP/1.1".utf8))
+        #expect(parser.next() == .failure(HTTPRequestParseError(status: 400, detail: "bare CR")))
+        let bytes: [UInt8] = Array(repeating: 0x0F, count: 8) + [0x0D] + Array(repeating: 0x0F, count: 20)
+        #expect(Self.failureStatus(Self.events(bytes)) == 400)
+        #expect(Self.failureStatus(Self.events(bytes, byteByByte: true)) == 400)
+    }
+
+    /// Fuzz finding (crash-3168db83…): a body ending in CR left the line scanner at -1.
+    @Test func bodyEndingInCarriageReturnThenMoreInput() {
+        for byteByByte in [false, true] {
+            let text =
+                "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\n\r"
+                + "GET /next HTTP/1.1\r\nHost: h\r\n\r\n"
+            let requests = Self.requests(Self.events(text, byteByByte: byteByByte))
+            #expect(requests.map(\.path) == ["/", "/next"])
+            #expect(requests.first?.body == [0x0D])
+        }
+        var parser = HTTPRequestParser()
+        parser.append(Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\n\r".utf8))
+        #expect(Self.requests([parser.next()].compactMap { $0 }).count == 1)
+        #expect(parser.next() == nil)
+        #expect(parser.next() == nil)
+        parser.append(Array("G".utf8))
+        #expect(parser.next() == nil)
+    }
+
     @Test func hostRules() {
         #expect(Self.status("GET / HTTP/1.1\r\n\r\n") == 400)
         #expect(Self.status("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == 400)
