@@ -10,6 +10,7 @@ let only = Set(CommandLine.arguments.dropFirst())
 
 /// Each area of the engine adds its figures here.
 let groups: [(String, (BenchReport) async throws -> Void)] = [
+    ("server", serverBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {
