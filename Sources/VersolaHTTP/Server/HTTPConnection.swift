@@ -58,7 +58,7 @@ struct HTTPConnection: Sendable {
                     let finalRequest = request
                     switch BlockingBridge.wait(for: { await handler(finalRequest) }) {
                     case .respond(let response):
-                        let keepAlive = request.keepAlive && !registry.isStopped
+                        let keepAlive = request.keepAlive && !response.asksToClose && !registry.isStopped
                         let bytes = response.serialized(
                             date: HTTPDate.now(), close: !keepAlive, includeBody: request.method != "HEAD")
                         guard ServerSocket.sendAll(descriptor, bytes), keepAlive else { return .close }

@@ -1,6 +1,7 @@
 /// An answer for the server to send. `Content-Length` and `Date` are added when the
 /// answer is written (a `Content-Length` set by hand is replaced by the true one), and
-/// `Connection: close` when the connection will close after it.
+/// `Connection: close` when the connection will close after it. A handler that sets
+/// `Connection: close` itself makes the server close the connection after this answer.
 ///
 /// ```swift
 /// .respond(HTTPServerResponse(status: 404))
@@ -49,6 +50,13 @@ public struct HTTPServerResponse: Sendable, Hashable, CustomStringConvertible {
 
     /// `STATUS REASON (N body bytes)`; never the body.
     public var description: String { "\(status) \(reason) (\(body.count) body bytes)" }
+
+    /// Whether the handler set `Connection: close`: the server then closes after sending.
+    var asksToClose: Bool {
+        headers.values("Connection").contains { value in
+            value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
+        }
+    }
 
     /// The bytes on the wire.
     /// - Parameters:
@@ -117,5 +125,15 @@ public struct HTTPServerResponse: Sendable, Hashable, CustomStringConvertible {
         case 505: "HTTP Version Not Supported"
         default: ""
         }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingSpacesAndTabs() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
     }
 }

@@ -123,6 +123,20 @@ actor ArrivalGate {
         await server.stop()
     }
 
+    @Test func handlerCanAskToCloseAfterItsAnswer() async throws {
+        let server = try HTTPServer.start { _ in .respond(HTTPServerResponse(status: 200, headers: ["Connection": "close"])) }
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, .failed(-1)) }
+            client.send(Self.get("/"))
+            let status = try? client.readResponse().get().status
+            return (status, client.readUntilEnd().ending)
+        }
+        #expect(outcome.0 == 200)
+        #expect(outcome.1 == .closed)
+        await server.stop()
+    }
+
     @Test func http10ClosesAfterTheAnswer() async throws {
         let server = try HTTPServer.start(handler: Self.helloHandler)
         let (address, port) = (server.address, server.port)
