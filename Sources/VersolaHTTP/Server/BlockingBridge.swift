@@ -1,11 +1,10 @@
 import Dispatch
-import Synchronization
 
 /// Runs async work from a plain thread (a connection thread, never the cooperative pool)
 /// and blocks that thread until the work is done.
 enum BlockingBridge {
     private final class Slot<Value: Sendable>: Sendable {
-        let value = Mutex<Value?>(nil)
+        let value = ServerLocked<Value?>(nil)
         let done = DispatchSemaphore(value: 0)
     }
 

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The open connections of one server, so that `stop()` can end them. A descriptor is
 /// shut down only while registered, and a connection thread unregisters before it closes,
@@ -11,7 +10,7 @@ final class ConnectionRegistry: Sendable {
         var open: [Int: Int32] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = ServerLocked(State())
     private let maxConnections: Int
 
     init(maxConnections: Int) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+
 
 /// The running part of a server: the listener, its accept thread and the connection
 /// registry. Threads hold this, never the public ``HTTPServer``, so dropping the server
@@ -13,7 +13,7 @@ final class HTTPServerCore: Sendable {
 
     let limits: HTTPServerLimits
     let registry: ConnectionRegistry
-    private let listener: Mutex<ListenerState>
+    private let listener: ServerLocked<ListenerState>
     private let acceptHook: (@Sendable (HTTPServerPeer) async -> HTTPServerAcceptDecision)?
     private let handler: @Sendable (HTTPServerRequest) async -> HTTPServerAction
 
@@ -24,7 +24,7 @@ final class HTTPServerCore: Sendable {
     ) {
         self.limits = limits
         self.registry = ConnectionRegistry(maxConnections: max(1, limits.maxConnections))
-        self.listener = Mutex(ListenerState(descriptor: descriptor))
+        self.listener = ServerLocked(ListenerState(descriptor: descriptor))
         self.acceptHook = acceptHook
         self.handler = handler
     }
