@@ -59,13 +59,14 @@ actor ArrivalGate {
         await server.stop()
     }
 
-    @Test func takenFixedPortIsATypedErrorNamingThePort() async throws {
-        let first = try HTTPServer.start(port: 0, handler: Self.helloHandler)
-        #expect(throws: HTTPServerError.addressInUse(address: .ipv4Loopback, port: first.port)) {
-            _ = try HTTPServer.start(port: first.port, handler: Self.helloHandler)
+    @Test(arguments: HTTPServerAddress.allCases)
+    func takenFixedPortIsATypedErrorNamingThePort(_ address: HTTPServerAddress) async throws {
+        let first = try HTTPServer.start(address: address, port: 0, handler: Self.helloHandler)
+        #expect(throws: HTTPServerError.addressInUse(address: address, port: first.port)) {
+            _ = try HTTPServer.start(address: address, port: first.port, handler: Self.helloHandler)
         }
-        let error = HTTPServerError.addressInUse(address: .ipv4Loopback, port: first.port)
-        #expect(error.description.contains("\(first.port)"))
+        let error = HTTPServerError.addressInUse(address: address, port: first.port)
+        #expect(error.description == "port \(first.port) on \(address.urlHost) is already in use")
         await first.stop()
     }
 
@@ -76,6 +77,7 @@ actor ArrivalGate {
         let client = try #require(await offPool { RawClient(address: .ipv4Loopback, port: port) })
         let first = await offPool { client.send(Self.get("/hello")) ? client.readResponse() : .failure(.failed(-1)) }
         #expect(try first.get().status == 200)
+        #expect(server.openConnectionCount == 1)  // kept alive after its answer
         await server.stop()
         let ending = await offPool { client.readUntilEnd() }
         #expect(ending.bytes.isEmpty)
