@@ -21,7 +21,37 @@ func serverBenchmarks(_ report: BenchReport) async throws {
     }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     report.print("http_server_requests_per_s", Double(total) / elapsed, unit: "req/s")
+
+    // The same server seen by curl: a shell loop (a process and a connection per request),
+    // and one curl fetching many URLs over a kept-alive connection.
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
+        let url = "\(server.baseURL)/"
+        let loopCount = 200
+        if let seconds = await timeShell("for i in $(seq \(loopCount)); do curl -s -o /dev/null \(url); done") {
+            report.print("http_server_curl_loop_requests_per_s", Double(loopCount) / seconds, unit: "req/s")
+        }
+        let reuseCount = 2000
+        let urls = String(repeating: "\(url) ", count: reuseCount)
+        if let seconds = await timeShell("curl -s \(urls) > /dev/null") {
+            report.print("http_server_curl_keepalive_requests_per_s", Double(reuseCount) / seconds, unit: "req/s")
+        }
+    }
     await server.stop()
+}
+
+/// Runs a `/bin/sh` command on its own thread; its wall time in seconds, or nil if it failed.
+private func timeShell(_ command: String) async -> Double? {
+    await onOwnThread {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardOutput = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        do { try process.run() } catch { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
 }
 
 /// Runs blocking work on a new thread, off Swift's cooperative pool.
