@@ -90,6 +90,46 @@ actor ArrivalGate {
         await again.stop()  // a second stop does nothing
     }
 
+    @Test func stopEndsAConnectionWhoseHandlerIsStillRunning() async throws {
+        let entered = ArrivalGate(count: 2)  // the handler and the test meet here
+        let release = ArrivalGate(count: 2)  // and here, after stop
+        let server = try HTTPServer.start { _ in
+            await entered.arriveAndWait()
+            await release.arriveAndWait()
+            return .respond(.text("too late"))
+        }
+        let (address, port) = (server.address, server.port)
+        async let outcome = offPool { () -> (bytes: [UInt8], ending: RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return ([], .failed(-1)) }
+            client.send(Self.get("/"))
+            return client.readUntilEnd()
+        }
+        await entered.arriveAndWait()
+        await server.stop()
+        let (bytes, ending) = await outcome
+        #expect(bytes.isEmpty)
+        #expect(ending == .closed)
+        await release.arriveAndWait()  // let the handler finish; its answer goes nowhere
+    }
+
+    @Test func connectionsBeyondTheLimitAreClosedOnAccept() async throws {
+        let server = try HTTPServer.start(limits: HTTPServerLimits(maxConnections: 1), handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, [UInt8], RawClient.Ending, Int?) in
+            guard let first = RawClient(address: address, port: port) else { return (nil, [], .failed(-1), nil) }
+            first.send(Self.get("/hello"))
+            let firstStatus = try? first.readResponse().get().status  // now kept alive: the one slot is taken
+            guard let second = RawClient(address: address, port: port) else { return (nil, [], .failed(-1), nil) }
+            let (bytes, ending) = second.readUntilEnd()
+            first.send(Self.get("/hello"))
+            return (firstStatus, bytes, ending, try? first.readResponse().get().status)
+        }
+        #expect(outcome.0 == 200)
+        #expect(outcome.1.isEmpty && outcome.2 == .closed)
+        #expect(outcome.3 == 200)
+        await server.stop()
+    }
+
     @Test func unknownPathsGet404() async throws {  // A4: other requests get a 404
         let server = try HTTPServer.start(handler: Self.helloHandler)
         #expect(try await Self.exchange(server, Self.get("/favicon.ico")).get().status == 404)
