@@ -12,6 +12,7 @@ public struct HTTPRequestParseError: Error, Sendable, Hashable, CustomStringConv
         self.detail = detail
     }
 
+    /// `STATUS: detail`.
     public var description: String { "\(status): \(detail)" }
 
     static func malformed(_ detail: String) -> Self { Self(status: 400, detail: detail) }

@@ -22,5 +22,6 @@ public enum HTTPServerAddress: String, Sendable, Hashable, CaseIterable, CustomS
         }
     }
 
+    /// The numeric host, as ``host``.
     public var description: String { host }
 }
