@@ -1,7 +1,7 @@
 import Glibc
 
 /// Formats the `Date` header value (RFC 9110 §5.6.7 IMF-fixdate).
-enum HTTPDate {
+enum HTTPServerDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
