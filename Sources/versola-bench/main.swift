@@ -12,6 +12,7 @@ let only = Set(CommandLine.arguments.dropFirst())
 let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("crypto", cryptoBenchmarks),
     ("jose", joseBenchmarks),
+    ("server", serverBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {
