@@ -45,15 +45,17 @@ extension TestProvider {
         guard let ticket = request.formValue("ticket"), let record = loginTickets[ticket] else {
             return .respond(.html(LoginPage.message("This sign-in page has expired. Start again from your app."), status: 400))
         }
+        // Cancel needs no credentials: a user who declines does not type a password first.
+        if request.formValue("decision") == "deny" {
+            loginTickets[ticket] = nil
+            return redirectError("access_denied", "the user denied the request", record.redirectURI, record.state)
+        }
         let user = configuration.user
         guard request.formValue("username") == user.username, request.formValue("password") == user.password else {
             return .respond(
                 .html(LoginPage.form(ticket: ticket, action: url(of: .authorize), message: "Wrong user name or password.")))
         }
         loginTickets[ticket] = nil
-        if request.formValue("decision") == "deny" {
-            return redirectError("access_denied", "the user denied the request", record.redirectURI, record.state)
-        }
         return issueCode(for: record)
     }
 
