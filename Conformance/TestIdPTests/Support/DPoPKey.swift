@@ -22,6 +22,10 @@ struct DPoPKey: Sendable {
         var type: String? = "dpop+jwt"
         /// Put the private scalar `d` into the `jwk` header.
         var leakPrivateKey = false
+        /// Leave the `jwk` header out.
+        var omitKey = false
+        /// Name another public key in the `jwk` header than the one that signs.
+        var headerKey: JWK?
         /// Flip a bit of the signature.
         var corruptSignature = false
         /// Claims to drop.
@@ -39,11 +43,11 @@ struct DPoPKey: Sendable {
         _ method: String, _ url: String, at issuedAt: Date, accessToken: String? = nil, nonce: String? = nil,
         jti: String = Base64URL.encode(SecureRandom.bytes(16)), bend: Bend = Bend()
     ) throws -> String {
-        var jwk = publicJWK.jsonValue.object ?? JSONObject()
+        var jwk = (bend.headerKey ?? publicJWK).jsonValue.object ?? JSONObject()
         if bend.leakPrivateKey { jwk["d"] = .string(Base64URL.encode(privateKey.rawRepresentation)) }
         var header = JSONObject()
         if let type = bend.type { header["typ"] = .string(type) }
-        header["jwk"] = .object(jwk)
+        if !bend.omitKey { header["jwk"] = .object(jwk) }
         let payload = claims(method, url, issuedAt, accessToken, nonce, jti, bend)
         var proof = try JWS.sign(header: header, payload: .object(payload), signer: .es256(privateKey))
         if bend.corruptSignature, let dot = proof.lastIndex(of: ".") {
