@@ -112,14 +112,17 @@ extension TestProvider {
 
     func revoke(_ request: HTTPServerRequest) -> HTTPServerAction {
         guard request.method == "POST" else { return .respond(HTTPServerResponse(status: 405, headers: ["Allow": "POST"])) }
-        guard configuration.client(request.formValue("client_id")) != nil else {
+        guard let client = configuration.client(request.formValue("client_id")) else {
             return oauthError("invalid_client", "unknown client", status: 401)
         }
         guard let token = request.formValue("token") else { return oauthError("invalid_request", "token is missing") }
+        // RFC 7009 §2.1: only the client the token was issued to may revoke it.
         if let record = refreshTokens[token] {
+            guard record.clientID == client.id else { return oauthError("invalid_grant", "token belongs to another client") }
             revokedFamilies.insert(record.family)
-        } else if let record = accessTokens.removeValue(forKey: token) {
-            _ = record
+        } else if let record = accessTokens[token] {
+            guard record.clientID == client.id else { return oauthError("invalid_grant", "token belongs to another client") }
+            accessTokens[token] = nil
         }
         // RFC 7009 §2.2: an unknown token is answered like a revoked one.
         return .respond(HTTPServerResponse(status: 200))
