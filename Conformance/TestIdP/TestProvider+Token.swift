@@ -33,9 +33,7 @@ extension TestProvider {
         case .accepted(let jkt): thumbprint = jkt
         case .absent: break
         }
-        if takeFault(.token, .oauthError("invalid_grant")) {
-            return oauthError("invalid_grant", "the provider was told to refuse this grant")
-        }
+        if let refusal = armedOAuthError() { return refusal }
         guard !record.used else {
             // A replayed code revokes what it already produced (RFC 6749 §4.1.2).
             revokedFamilies.insert(record.family)
@@ -80,9 +78,7 @@ extension TestProvider {
         case .accepted(let jkt): thumbprint = jkt
         case .absent: break
         }
-        if takeFault(.token, .oauthError("invalid_grant")) {
-            return oauthError("invalid_grant", "the provider was told to refuse this grant")
-        }
+        if let refusal = armedOAuthError() { return refusal }
         guard !revokedFamilies.contains(record.family) else {
             return oauthError("invalid_grant", "refresh token was revoked")
         }
@@ -99,6 +95,15 @@ extension TestProvider {
         return mintTokens(
             client: client, scope: record.scope, thumbprint: record.dpopThumbprint ?? thumbprint, acr: record.acr,
             authTime: record.authTime, nonce: nil, family: record.family, endpoint: .token)
+    }
+
+    /// The answer of an `oauthError` fault armed on the token endpoint, whatever its code
+    /// (`invalid_client` is a 401, RFC 6749 §5.2).
+    private func armedOAuthError() -> HTTPServerAction? {
+        guard let fault = takeFault(.token, where: { if case .oauthError = $0 { true } else { false } }),
+            case .oauthError(let code) = fault
+        else { return nil }
+        return oauthError(code, "the provider was told to refuse", status: code == "invalid_client" ? 401 : 400)
     }
 
     /// RFC 7636 §4.1: 43 to 128 characters of the unreserved set.

@@ -201,8 +201,12 @@ public actor TestProvider {
     // MARK: Faults
 
     /// Applies a fault that replaces the whole answer (status, close, reset, redirect, delay).
+    /// At most one `delay` applies per request, so a delay armed for ever cannot loop.
     private func transportFault(for endpoint: TestEndpoint) async -> HTTPServerAction? {
-        while let index = faultRules.firstIndex(where: { $0.endpoint == endpoint && $0.fault.isTransportLevel }) {
+        var waited = false
+        while let index = faultRules.firstIndex(where: {
+            $0.endpoint == endpoint && $0.fault.isTransportLevel && !(waited && $0.fault.isDelay)
+        }) {
             let fault = faultRules[index].fault
             consume(at: index)
             switch fault {
@@ -212,6 +216,7 @@ public actor TestProvider {
                 if !body.isEmpty, !fields.contains("Content-Type") { fields.add("Content-Type", "application/json") }
                 return .respond(HTTPServerResponse(status: status, headers: fields, body: Array(body.utf8)))
             case .delay(let milliseconds):
+                waited = true
                 try? await Task.sleep(for: .milliseconds(milliseconds))
                 continue
             case .closeAfterReading: return .closeWithoutAnswer
@@ -285,6 +290,11 @@ extension TestFault {
         case .respond, .delay, .closeAfterReading, .reset, .redirect: true
         default: false
         }
+    }
+
+    var isDelay: Bool {
+        if case .delay = self { return true }
+        return false
     }
 }
 
