@@ -130,11 +130,13 @@ extension TestProvider {
         if client.redirectURIs.contains(uri) { return true }
         guard client.allowsAnyLoopbackPort, let candidate = URLComponents(string: uri), candidate.scheme == "http",
             candidate.host == "127.0.0.1" || candidate.host == "::1" || candidate.host == "[::1]",
-            candidate.query == nil, candidate.fragment == nil
+            candidate.query == nil, candidate.fragment == nil, candidate.user == nil, candidate.password == nil
         else { return false }
+        // Only the port may differ: the path is compared as sent, still percent-encoded.
         return client.redirectURIs.contains { registered in
             guard let allowed = URLComponents(string: registered) else { return false }
-            return allowed.scheme == candidate.scheme && allowed.host == candidate.host && allowed.path == candidate.path
+            return allowed.scheme == candidate.scheme && allowed.host == candidate.host
+                && allowed.percentEncodedPath == candidate.percentEncodedPath
         }
     }
 
