@@ -38,6 +38,7 @@ import VersolaTestIdP
         "https://attacker.example/callback", "http://127.0.0.1:5000/other", "http://localhost/callback",
         "http://127.0.0.1:5000/callback?extra=1", "http://127.0.0.1:5000/callback#fragment",
         "http://127.0.0.2/callback", "https://127.0.0.1/callback", "",
+        "http://user@127.0.0.1:5000/callback", "http://127.0.0.1:5000/call%62ack", "HTTP://127.0.0.1:5000/callback",
     ])
     func unregisteredRedirectURIGetsAPage(redirectURI: String) async throws {
         try await withProvider { idp in
