@@ -24,6 +24,24 @@ var targets: [Target] = [
         dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP"],
         swiftSettings: strict
     ),
+    .target(
+        name: "VersolaTestIdP",
+        dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        path: "Conformance/TestIdP",
+        swiftSettings: strict
+    ),
+    .executableTarget(
+        name: "versola-test-idp",
+        dependencies: ["VersolaTestIdP"],
+        path: "Conformance/versola-test-idp",
+        swiftSettings: strict
+    ),
+    .testTarget(
+        name: "TestIdPTests",
+        dependencies: ["VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        path: "Conformance/TestIdPTests",
+        swiftSettings: strict
+    ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),
@@ -34,6 +52,8 @@ var products: [Product] = [
     .library(name: "VersolaJOSE", targets: ["VersolaJOSE"]),
     .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
     .executable(name: "versola-bench", targets: ["versola-bench"]),
+    .executable(name: "versola-test-idp", targets: ["versola-test-idp"]),
+    .library(name: "VersolaTestIdP", targets: ["VersolaTestIdP"]),
 ]
 
 if fuzzing {

@@ -1,0 +1,39 @@
+/// The provider's endpoints, as the fault plan and the request log name them.
+public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
+    /// `/.well-known/openid-configuration` under the issuer.
+    case discovery
+    /// The JSON Web Key Set.
+    case jwks
+    /// The authorization endpoint (and its login form).
+    case authorize
+    /// The pushed authorization request endpoint (RFC 9126).
+    case par
+    /// The token endpoint.
+    case token
+    /// The UserInfo endpoint.
+    case userinfo
+    /// The revocation endpoint (RFC 7009).
+    case revocation
+    /// The end-session endpoint (RP-initiated logout).
+    case endSession
+    /// A protected resource that accepts the provider's access tokens.
+    case resource
+    /// The provider's administration API (fault plans, the request log); never faulted.
+    case admin
+
+    /// The path below the issuer.
+    var path: String {
+        switch self {
+        case .discovery: "/.well-known/openid-configuration"
+        case .jwks: "/jwks"
+        case .authorize: "/authorize"
+        case .par: "/par"
+        case .token: "/token"
+        case .userinfo: "/userinfo"
+        case .revocation: "/revoke"
+        case .endSession: "/logout"
+        case .resource: "/resource"
+        case .admin: "/_admin"
+        }
+    }
+}

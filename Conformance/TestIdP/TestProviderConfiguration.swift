@@ -1,0 +1,103 @@
+import Foundation
+import VersolaCrypto
+
+/// A client the provider knows: a public client (no secret), as native apps are.
+public struct TestClient: Sendable, Hashable {
+    /// The `client_id`.
+    public var id: String
+    /// Redirect URIs registered exactly.
+    public var redirectURIs: [String]
+    /// Whether any loopback redirect `http://127.0.0.1:ANY/path` (or `[::1]`) is accepted
+    /// for a registered path, as RFC 8252 §7.3 asks of providers. False makes the
+    /// provider match the port too, as some real providers do.
+    public var allowsAnyLoopbackPort: Bool
+    /// The algorithm of this client's ID tokens (RS256 or ES256).
+    public var idTokenAlgorithm: SignatureAlgorithm
+
+    /// Creates a client.
+    public init(
+        id: String, redirectURIs: [String] = ["http://127.0.0.1/callback", "http://[::1]/callback"],
+        allowsAnyLoopbackPort: Bool = true, idTokenAlgorithm: SignatureAlgorithm = .rs256
+    ) {
+        self.id = id
+        self.redirectURIs = redirectURIs
+        self.allowsAnyLoopbackPort = allowsAnyLoopbackPort
+        self.idTokenAlgorithm = idTokenAlgorithm
+    }
+}
+
+/// The one person who can sign in.
+public struct TestUser: Sendable, Hashable {
+    /// The stable subject identifier (`sub`).
+    public var subject: String
+    /// The login name typed into the form.
+    public var username: String
+    /// The password typed into the form (a test credential, not a secret).
+    public var password: String
+    /// The display name (`name`).
+    public var name: String
+    /// The e-mail address (`email`).
+    public var email: String
+
+    /// Creates a user.
+    public init(
+        subject: String = "248289761001", username: String = "alice", password: String = "wonderland",
+        name: String = "Alice Example", email: String = "alice@example.test"
+    ) {
+        self.subject = subject
+        self.username = username
+        self.password = password
+        self.name = name
+        self.email = email
+    }
+}
+
+/// How the provider behaves when no fault is armed. The defaults are a strict,
+/// standards-following provider that advertises everything Versola can use.
+public struct TestProviderConfiguration: Sendable {
+    /// Known clients.
+    public var clients: [TestClient] = [
+        TestClient(id: "versola-test"), TestClient(id: "versola-test-es256", idTokenAlgorithm: .es256),
+    ]
+    /// The test user.
+    public var user = TestUser()
+    /// Log the user in without showing a form, so any user agent that follows redirects
+    /// completes a login.
+    public var autoLogin = false
+    /// Refuse authorization requests that were not pushed (PAR required).
+    public var requirePushedAuthorizationRequests = false
+    /// Advertise the PAR endpoint in discovery.
+    public var advertisePushedAuthorizationRequests = true
+    /// Advertise DPoP signing algorithms in discovery.
+    public var advertiseDPoP = true
+    /// Require every token request to carry a DPoP proof.
+    public var requireDPoP = false
+    /// Require the authorization server's nonce in DPoP proofs (`use_dpop_nonce`).
+    public var requireDPoPNonce = false
+    /// Require the resource server's nonce in DPoP proofs at the resource.
+    public var resourceRequiresDPoPNonce = false
+    /// Advertise `authorization_response_iss_parameter_supported` (RFC 9207).
+    public var advertiseIssuerParameter = true
+    /// Issue refresh tokens.
+    public var issueRefreshTokens = true
+    /// Access token lifetime, seconds.
+    public var accessTokenLifetime: Int = 300
+    /// ID token lifetime, seconds.
+    public var idTokenLifetime: Int = 600
+    /// Authorization code lifetime, seconds.
+    public var codeLifetime: Int = 60
+    /// Lifetime of a pushed request's `request_uri`, seconds.
+    public var pushedRequestLifetime: Int = 90
+    /// How far a DPoP proof's `iat` may be from the provider's clock, seconds.
+    public var dpopProofWindow: Int = 60
+    /// The `acr` the resource demands (step-up) when the token's `acr` differs; nil for none.
+    public var resourceRequiredACR: String?
+
+    /// The defaults.
+    public init() {}
+
+    func client(_ id: String?) -> TestClient? {
+        guard let id else { return nil }
+        return clients.first { $0.id == id }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import VersolaTestIdP
+
+// versola-test-idp: a strict OpenID Provider on loopback for tests, demos and conformance runs.
+// Prints the issuer URL as its first line, then serves until stopped.
+
+let usage = """
+    usage: versola-test-idp [--port N] [--issuer-path PATH] [--auto-login] [--fault-plan FILE]
+                            [--require-par] [--require-dpop] [--dpop-nonce] [--separate-resource-server]
+                            [--exact-redirect-port] [--refresh-tokens|--no-refresh-tokens]
+                            [--access-token-lifetime SECONDS]
+
+      --port N                   listen on port N (0, the default, picks a free port)
+      --issuer-path PATH         give the issuer a path, e.g. /tenant
+      --auto-login               sign the test user in without a form (for curl -L and headless runs)
+      --fault-plan FILE          arm the faults in FILE (JSON; see TestFaultPlan)
+      --require-par              refuse authorization requests that were not pushed
+      --require-dpop             refuse token requests without a DPoP proof
+      --dpop-nonce               demand the server's nonce in DPoP proofs (authorization and resource server)
+      --separate-resource-server serve the protected resource on its own port (printed second)
+      --exact-redirect-port      match loopback redirect URIs with their port (no RFC 8252 any-port rule)
+      --access-token-lifetime S  access token lifetime in seconds (default 300)
+
+    The test user is alice / wonderland. Clients: versola-test (RS256 ID tokens) and
+    versola-test-es256 (ES256), both public, redirect http://127.0.0.1/callback on any port.
+    Administration: POST {issuer}/_admin/faults, POST {issuer}/_admin/clear-faults,
+    POST {issuer}/_admin/rotate-keys, GET {issuer}/_admin/requests.
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("versola-test-idp: \(message)\n".utf8))
+    exit(2)
+}
+
+/// What the command line asked for.
+struct Options {
+    var configuration = TestProviderConfiguration()
+    var port: UInt16 = 0
+    var issuerPath = ""
+    var planFile: String?
+    var separateResource = false
+}
+
+func parseOptions(_ list: [String]) -> Options {
+    var options = Options()
+    var arguments = list[...]
+    func value(after flag: String) -> String {
+        guard let next = arguments.popFirst() else { fail("\(flag) needs a value") }
+        return next
+    }
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--port":
+            guard let parsed = UInt16(value(after: argument)) else { fail("--port needs a number 0…65535") }
+            options.port = parsed
+        case "--issuer-path": options.issuerPath = value(after: argument)
+        case "--auto-login": options.configuration.autoLogin = true
+        case "--fault-plan": options.planFile = value(after: argument)
+        case "--require-par": options.configuration.requirePushedAuthorizationRequests = true
+        case "--require-dpop": options.configuration.requireDPoP = true
+        case "--dpop-nonce":
+            options.configuration.requireDPoPNonce = true
+            options.configuration.resourceRequiresDPoPNonce = true
+        case "--separate-resource-server": options.separateResource = true
+        case "--exact-redirect-port":
+            for index in options.configuration.clients.indices {
+                options.configuration.clients[index].allowsAnyLoopbackPort = false
+            }
+        case "--refresh-tokens": options.configuration.issueRefreshTokens = true
+        case "--no-refresh-tokens": options.configuration.issueRefreshTokens = false
+        case "--access-token-lifetime":
+            guard let seconds = Int(value(after: argument)), seconds > 0 else {
+                fail("--access-token-lifetime needs seconds")
+            }
+            options.configuration.accessTokenLifetime = seconds
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            fail("unknown argument \(argument)\n\(usage)")
+        }
+    }
+    return options
+}
+
+let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+let planFile = options.planFile
+var plan: TestFaultPlan?
+if let planFile {
+    guard let text = try? String(contentsOfFile: planFile, encoding: .utf8) else { fail("cannot read \(planFile)") }
+    do { plan = try TestFaultPlan(json: text) } catch { fail(error.description) }
+}
+
+let server: TestIdentityServer
+do {
+    server = try await TestIdentityServer.start(
+        configuration: options.configuration, port: options.port, issuerPath: options.issuerPath,
+        separateResourceServer: options.separateResource)
+} catch {
+    fail(error.description)
+}
+if let plan { await server.provider.arm(plan) }
+print(server.issuer)
+if options.separateResource { print(server.resourceURL) }
+fflush(nil)
+
+// Serve until SIGINT or SIGTERM ends the process; the kernel frees the ports.
+signal(SIGINT) { _ in _exit(0) }
+signal(SIGTERM) { _ in _exit(0) }
+while true {
+    try? await Task.sleep(for: .seconds(3600))
+}
