@@ -1,7 +1,7 @@
 # The two commands a newcomer needs: `make demo` and `make test`.
 # Each installs what is missing first (scripts/install-deps.sh).
 
-.PHONY: all build test demo bench fuzz deps clean
+.PHONY: all build test demo bench fuzz deps clean conformance
 
 all: build
 
@@ -13,6 +13,9 @@ build: deps
 
 test: deps
 	@bash scripts/test.sh
+
+conformance: deps
+	@bash scripts/conformance.sh
 
 demo: deps
 	@bash scripts/demo.sh

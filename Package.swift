@@ -42,6 +42,12 @@ var targets: [Target] = [
         path: "Conformance/TestIdPTests",
         swiftSettings: strict
     ),
+    .testTarget(
+        name: "ConformanceScenarios",
+        dependencies: ["VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        path: "Conformance/Scenarios",
+        swiftSettings: strict
+    ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),

@@ -29,3 +29,5 @@ if [ "$count" -lt "$minimum" ]; then
   exit 1
 fi
 echo "== $count tests passed"
+
+bash scripts/conformance.sh --skip-build

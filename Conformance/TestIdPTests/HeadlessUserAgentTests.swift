@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import Testing
+import VersolaHTTP
+import VersolaTestIdP
+
+@Suite(.serialized) struct HeadlessUserAgentTests {
+    /// Starts an "app" listening for the redirect, and returns it with the query it received.
+    final class App: Sendable {
+        final class Queries: Sendable {
+            let values = Mutex<[String]>([])
+            func withLock<R>(_ body: (inout [String]) -> R) -> R { values.withLock { body(&$0) } }
+        }
+        let server: HTTPServer
+        let received: Queries
+        init() throws {
+            let queries = Queries()
+            server = try HTTPServer.start { request in
+                queries.withLock { $0.append(request.query ?? "") }
+                return .respond(.text("app got it"))
+            }
+            received = queries
+        }
+    }
+
+    static func authorizationURL(_ issuer: String, redirect: String) -> String {
+        let challenge = "E9Melhoa2OwvFrEMTjguCHNtaNybSBCUqlUy5Bs-kaw"
+        let redirectParameter = redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? redirect
+        return "\(issuer)/authorize?response_type=code&client_id=versola-test&scope=openid&state=s1"
+            + "&redirect_uri=\(redirectParameter)&code_challenge=\(challenge)&code_challenge_method=S256"
+    }
+
+    @Test func signsInThroughTheFormAndReachesTheApp() async throws {
+        let idp = try await TestIdentityServer.start()
+        let app = try App()
+        let landing = try await HeadlessUserAgent().complete(
+            authorizationURL: Self.authorizationURL(idp.issuer, redirect: app.server.baseURL + "/callback"))
+        #expect(String(decoding: landing.response.body, as: UTF8.self) == "app got it")
+        #expect(landing.visited.count == 3)  // authorize, login POST, the app
+        let query = try #require(app.received.withLock { $0.first })
+        #expect(query.contains("code="))
+        #expect(query.contains("state=s1"))
+        await app.server.stop()
+        await idp.stop()
+    }
+
+    @Test func autoLoginGoesStraightToTheApp() async throws {
+        var configuration = TestProviderConfiguration()
+        configuration.autoLogin = true
+        let idp = try await TestIdentityServer.start(configuration: configuration)
+        let app = try App()
+        let landing = try await HeadlessUserAgent().complete(
+            authorizationURL: Self.authorizationURL(idp.issuer, redirect: app.server.baseURL + "/callback"))
+        #expect(landing.visited.count == 2)
+        #expect(app.received.withLock { $0.count } == 1)
+        await app.server.stop()
+        await idp.stop()
+    }
+
+    @Test func denyingReturnsAccessDenied() async throws {
+        let idp = try await TestIdentityServer.start()
+        let app = try App()
+        _ = try await HeadlessUserAgent(denies: true).complete(
+            authorizationURL: Self.authorizationURL(idp.issuer, redirect: app.server.baseURL + "/callback"))
+        let query = try #require(app.received.withLock { $0.first })
+        #expect(query.contains("error=access_denied"))
+        await app.server.stop()
+        await idp.stop()
+    }
+}
