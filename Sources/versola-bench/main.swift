@@ -11,6 +11,8 @@ let only = Set(CommandLine.arguments.dropFirst())
 /// Each area of the engine adds its figures here.
 let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("crypto", cryptoBenchmarks),
+    ("jose", joseBenchmarks),
+    ("server", serverBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {

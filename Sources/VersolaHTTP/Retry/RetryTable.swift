@@ -1,0 +1,99 @@
+/// The one table that decides, for each operation kind and attempt outcome, whether the request
+/// is repeated and, when it is not (or no longer) repeated, how the operation concludes.
+///
+/// The switches are exhaustive with no `default`, so a new kind or outcome is a compile error
+/// until its cells are decided here. `RetryTableTests` walks every cell.
+///
+/// | outcome | read (R5) | refresh (R6) | codeExchange (R4) | application (R7) |
+/// |---|---|---|---|---|
+/// | couldNotResolve, couldNotConnect | repeat | repeat | no | repeat |
+/// | failedAfterSending, timedOut | repeat | no | no | no |
+/// | tls, tooLarge | no | no | no | no |
+/// | 408, 429, 503 | repeat | repeat | no | no (response) |
+/// | 500, 502, 504 | repeat | no | no | no (response) |
+/// | 501, 505, other 5xx, other 4xx, 3xx, 2xx | no | no | no | no (response) |
+///
+/// A resolve or connect failure wrote nothing, so it is provably unprocessed (R6) and safe to
+/// repeat even for application requests; a code exchange is still never repeated (R4).
+public enum RetryTable {
+    /// The decision for one cell of the table.
+    public static func decision(for kind: OperationKind, after outcome: RequestOutcome) -> RetryDecision {
+        RetryDecision(repeats: repeats(kind, outcome), otherwise: conclusion(kind, outcome))
+    }
+
+    private static func repeats(_ kind: OperationKind, _ outcome: RequestOutcome) -> Bool {
+        switch kind {
+        case .read:
+            switch outcome {
+            case .couldNotResolve, .couldNotConnect, .failedAfterSending, .timedOut,
+                .status408, .status429, .status500, .status502, .status503, .status504:
+                true
+            case .tls, .tooLarge, .status501, .status505, .otherServerError, .otherClientError, .redirect,
+                .success, .unexpectedStatus:
+                false
+            }
+        case .refresh:
+            switch outcome {
+            case .couldNotResolve, .couldNotConnect, .status408, .status429, .status503:
+                true
+            case .failedAfterSending, .timedOut, .tls, .tooLarge, .status500, .status501, .status502, .status504,
+                .status505, .otherServerError, .otherClientError, .redirect, .success, .unexpectedStatus:
+                false
+            }
+        case .codeExchange:
+            false
+        case .application:
+            switch outcome {
+            case .couldNotResolve, .couldNotConnect:
+                true
+            case .failedAfterSending, .timedOut, .tls, .tooLarge, .status408, .status429, .status500, .status501,
+                .status502, .status503, .status504, .status505, .otherServerError, .otherClientError, .redirect,
+                .success, .unexpectedStatus:
+                false
+            }
+        }
+    }
+
+    private static func conclusion(_ kind: OperationKind, _ outcome: RequestOutcome) -> RetryConclusion {
+        switch outcome {
+        case .couldNotResolve, .couldNotConnect, .failedAfterSending, .timedOut, .tls:
+            return .networkFailure
+        case .tooLarge:
+            return .serverFailure
+        case .success, .otherClientError:
+            return .response
+        case .redirect:
+            return kind == .application ? .response : .redirectRefused
+        case .status408, .status429, .status500, .status501, .status502, .status503, .status504, .status505,
+            .otherServerError, .unexpectedStatus:
+            return kind == .application ? .response : .serverFailure
+        }
+    }
+}
+
+/// One cell of the ``RetryTable``.
+public struct RetryDecision: Sendable, Hashable {
+    /// Whether the request is sent again (when attempts and budget allow).
+    public var repeats: Bool
+    /// How the operation concludes when the request is not sent again.
+    public var otherwise: RetryConclusion
+
+    /// Creates a cell.
+    public init(repeats: Bool, otherwise: RetryConclusion) {
+        self.repeats = repeats
+        self.otherwise = otherwise
+    }
+}
+
+/// How a request concludes when it is not repeated.
+public enum RetryConclusion: String, Sendable, Hashable, CaseIterable {
+    /// The answer is returned to the caller (2xx, 4xx other than 408/429; every status for
+    /// application requests).
+    case response
+    /// `.recoverable(.server(…))`: a 408, 429, 5xx, an unusable status, or an oversize answer.
+    case serverFailure
+    /// `.recoverable(.network(…))`: nothing usable answered.
+    case networkFailure
+    /// `.configuration(.invalidConfiguration(…))`: an endpoint answered with a redirect (R4).
+    case redirectRefused
+}

@@ -1,0 +1,145 @@
+/// Sends one logical request through a transport under an ``OperationKind`` and an
+/// ``OperationBudget``, repeating it as the ``RetryTable`` allows, and turns what finally
+/// happened into a response or a ``VersolaError``.
+///
+/// - Repeats wait a jittered exponential backoff, or exactly the `Retry-After` of a 429/503 (R8).
+/// - A wait that does not fit the remaining budget is never shortened: the client stops at once,
+///   without sending, and throws `.recoverable(.server)` (with `retryAfter` when the server gave
+///   one). An unmet `Retry-After` also closes the origin until then: every request to it fails at
+///   once, unsent, with the time left ( ``cooldown(for:)`` lets `login()` check first).
+/// - The code exchange and the refresh go over a fresh connection so libcurl cannot re-send them.
+/// - Every attempt that does not end in a 2xx counts as a failed request in the budget (R1).
+///
+/// ```swift
+/// let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
+/// let budget = try OperationBudget(clock: SystemClock())
+/// let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
+/// ```
+public final class RetryingClient: Sendable {
+    /// The transport every attempt goes through.
+    public let transport: any HTTPTransport
+    /// The clock for waits, budgets and cooldowns.
+    public let clock: any VersolaClock
+    /// The source of backoff jitter.
+    public let random: any RandomSource
+    /// The transport options used when `send` is given none.
+    public let defaultOptions: TransportOptions
+    private let cooldowns = OriginCooldowns()
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - transport: where attempts are sent.
+    ///   - clock: for backoff waits, budgets and cooldowns.
+    ///   - random: for jitter.
+    ///   - defaultOptions: transport options when a call passes none.
+    public init(
+        transport: any HTTPTransport, clock: any VersolaClock, random: any RandomSource,
+        defaultOptions: TransportOptions = TransportOptions()
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.defaultOptions = defaultOptions
+    }
+
+    /// How long `origin` is still closed by a `Retry-After` the engine could not wait out, or nil
+    /// when it may be called.
+    public func cooldown(for origin: Origin) async -> Duration? {
+        cooldowns.active(for: origin, now: clock.monotonicNow)?.remaining
+    }
+
+    /// Sends `request` and returns the answer the operation can use.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - kind: what it is for; decides repeats and how statuses conclude.
+    ///   - budget: the operation's budget, shared by all its requests.
+    ///   - options: transport options; ``defaultOptions`` when nil. Connection reuse is turned
+    ///     off for the code exchange and the refresh whatever is passed.
+    /// - Returns: a 2xx or a 4xx other than 408/429 (every status for `.application`).
+    /// - Throws: `.recoverable(.network)` when nothing usable answered; `.recoverable(.server)`
+    ///   for a 408/429/5xx/unusable status or an oversize answer, and while the origin is in
+    ///   cooldown; `.configuration(.invalidConfiguration)` for a redirect from an endpoint, plain
+    ///   http off loopback or an invalid URL; `.recoverable(.systemCancelled)` when cancelled.
+    public func send(
+        _ request: HTTPRequest, kind: OperationKind, budget: OperationBudget, options: TransportOptions? = nil
+    ) async throws(VersolaError) -> HTTPResponse {
+        guard let origin = request.origin else {
+            throw .configuration(.invalidConfiguration("the request URL has no scheme or host"))
+        }
+        var options = options ?? defaultOptions
+        if kind.forbidsConnectionReuse { options.allowConnectionReuse = false }
+        var attempts = 0
+        while true {
+            if let closed = cooldowns.active(for: origin, now: clock.monotonicNow) {
+                throw serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget)
+            }
+            if Task.isCancelled { throw .recoverable(.systemCancelled) }
+            attempts += 1
+            let started = clock.monotonicNow
+            let result: Result<HTTPResponse, TransportError>
+            do {
+                result = .success(try await transport.send(request, options: options))
+            } catch {
+                result = .failure(error)
+            }
+            let took = clock.monotonicNow - started
+
+            // Every attempt that is not a 2xx is a failed request of the operation (R1).
+            let outcome: RequestOutcome
+            var retryAfter: Duration?
+            switch result {
+            case .success(let response):
+                outcome = RequestOutcome(status: response.status)
+                if outcome == .success { return response }
+                budget.recordFailedRequest(duration: took)
+                if outcome == .status429 || outcome == .status503 {
+                    retryAfter = response.headers["Retry-After"].flatMap {
+                        RetryAfter.parse($0, now: clock.wallClockNow)
+                    }
+                }
+            case .failure(let error):
+                budget.recordFailedRequest(duration: took)
+                guard let transportOutcome = RequestOutcome(error) else {
+                    throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
+                }
+                outcome = transportOutcome
+            }
+
+            let decision = RetryTable.decision(for: kind, after: outcome)
+            if decision.repeats, attempts < budget.policy.maxAttempts {
+                let wait = retryAfter ?? budget.policy.backoff(afterFailures: attempts, random: random)
+                if budget.fits(wait) {
+                    do {
+                        try await clock.sleep(for: wait)
+                    } catch {
+                        throw .recoverable(.systemCancelled)
+                    }
+                    budget.recordWait(wait)
+                    continue
+                }
+            }
+            if let retryAfter, decision.otherwise == .serverFailure, case .success(let response) = result {
+                cooldowns.close(origin, until: clock.monotonicNow + retryAfter, status: response.status)
+            }
+            switch (decision.otherwise, result) {
+            case (.response, .success(let response)):
+                return response
+            case (.redirectRefused, .success(let response)):
+                throw .configuration(
+                    .invalidConfiguration("\(origin) answered with a redirect (status \(response.status)); endpoints must not redirect"))
+            case (_, .success(let response)):
+                throw serverFailure(status: response.status, retryAfter: retryAfter, budget: budget)
+            case (_, .failure(let error)):
+                throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
+            }
+        }
+    }
+
+    private func serverFailure(status: Int, retryAfter: Duration?, budget: OperationBudget) -> VersolaError {
+        .recoverable(
+            .server(
+                ServerFailure(
+                    status: status, retryAfter: retryAfter, failedRequests: budget.failedRequests,
+                    elapsed: budget.elapsed)))
+    }
+}

@@ -1,0 +1,18 @@
+/// Where the engine draws randomness: jitter now, `state`/`nonce`/PKCE bytes later.
+/// Injected so tests can be deterministic.
+public protocol RandomSource: Sendable {
+    /// `count` random bytes (an empty array for a count of zero or less).
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+extension RandomSource {
+    /// A random 64-bit value built from eight of ``bytes(_:)``.
+    public func nextUInt64() -> UInt64 {
+        bytes(8).reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+    }
+
+    /// A random number in `0 ..< 1`, with 53 bits of precision.
+    public func unitInterval() -> Double {
+        Double(nextUInt64() >> 11) / Double(UInt64(1) << 53)
+    }
+}

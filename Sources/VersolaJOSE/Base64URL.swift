@@ -1,0 +1,154 @@
+/// Strict base64url without padding (RFC 7515 §2, RFC 4648 §5).
+///
+/// Decoding accepts only the canonical encoding: no padding, no whitespace, no characters
+/// outside the alphabet, no length of the form 4k+1 and no non-zero unused trailing bits.
+///
+/// ```swift
+/// let text = Base64URL.encode([0xfb, 0xff])   // "-_8"
+/// let bytes = try Base64URL.decode(text)      // [0xfb, 0xff]
+/// ```
+public enum Base64URL {
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// 0xFF for bytes outside the alphabet, else the 6-bit value.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
+        return table
+    }()
+
+    /// Encodes bytes as base64url without padding.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let input = Array(bytes)
+        return String(unsafeUninitializedCapacity: encodedLength(input.count)) { output in
+            encode(input, into: output)
+        }
+    }
+
+    /// The number of characters `encode` produces for `count` bytes.
+    public static func encodedLength(_ count: Int) -> Int {
+        count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
+    }
+
+    /// Writes the encoding of `input` into `output`, which holds at least `encodedLength(input.count)`
+    /// bytes, and returns the number written.
+    @discardableResult
+    static func encode(_ input: [UInt8], into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in
+            var written = 0
+            var index = 0
+            let whole = input.count - input.count % 3
+            while index < whole {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output[written] = table[Int(chunk >> 18 & 63)]
+                output[written + 1] = table[Int(chunk >> 12 & 63)]
+                output[written + 2] = table[Int(chunk >> 6 & 63)]
+                output[written + 3] = table[Int(chunk & 63)]
+                written += 4
+                index += 3
+            }
+            let remaining = input.count - whole
+            if remaining > 0 {
+                var chunk = UInt32(input[index]) << 16
+                if remaining == 2 { chunk |= UInt32(input[index + 1]) << 8 }
+                output[written] = table[Int(chunk >> 18 & 63)]
+                output[written + 1] = table[Int(chunk >> 12 & 63)]
+                written += 2
+                if remaining == 2 {
+                    output[written] = table[Int(chunk >> 6 & 63)]
+                    written += 1
+                }
+            }
+            return written
+        }
+    }
+
+    /// Decodes strict base64url text.
+    /// - Throws: `Base64URLError` naming the first problem found.
+    public static func decode(_ text: some StringProtocol) throws(Base64URLError) -> [UInt8] {
+        var contiguous = String(text)
+        return try contiguous.withUTF8 { buffer in
+            Result { () throws(Base64URLError) in try decode(UnsafeRawBufferPointer(buffer)) }
+        }.get()
+    }
+
+    /// Decodes strict base64url from ASCII bytes.
+    /// - Throws: `Base64URLError` naming the first problem found.
+    public static func decode(bytes: some Collection<UInt8>) throws(Base64URLError) -> [UInt8] {
+        let contiguous = Array(bytes)
+        return try contiguous.withUnsafeBytes { buffer in
+            Result { () throws(Base64URLError) in try decode(buffer) }
+        }.get()
+    }
+
+    /// Decodes strict base64url from a buffer of ASCII bytes.
+    static func decode(_ input: UnsafeRawBufferPointer) throws(Base64URLError) -> [UInt8] {
+        let count = input.count
+        if count % 4 == 1 {
+            // A bad character is the more useful report, so look for one first.
+            if let failure = firstInvalidCharacter(input) { throw failure }
+            throw .impossibleLength(count)
+        }
+        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+        var failure: Base64URLError?
+        let result = values.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+                var read = 0
+                var written = 0
+                // Whole groups of four characters: three bytes each. A value of 0xFF (outside
+                // the alphabet) has its high bit set, so one test covers all four.
+                while count - read >= 4 {
+                    let a = table[Int(input[read])]
+                    let b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])]
+                    let d = table[Int(input[read + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { break }
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    written += 3
+                    read += 4
+                }
+                // The tail (two or three characters), or the group holding a bad character.
+                var accumulator: UInt32 = 0
+                var pending = 0
+                while read < count {
+                    let value = table[Int(input[read])]
+                    if value == 0xFF {
+                        failure = input[read] == UInt8(ascii: "=")
+                            ? .paddingNotAllowed : .invalidCharacter(offset: read)
+                        initialized = 0
+                        return
+                    }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    pending += 1
+                    read += 1
+                }
+                if pending == 2 {
+                    // 12 bits: 8 of data and 4 that an encoder leaves at zero.
+                    if accumulator & 0xF != 0 { failure = .nonCanonicalTrailingBits }
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                    written += 1
+                } else if pending == 3 {
+                    // 18 bits: 16 of data and 2 that an encoder leaves at zero.
+                    if accumulator & 0x3 != 0 { failure = .nonCanonicalTrailingBits }
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                    output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                    written += 2
+                }
+                initialized = written
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    private static func firstInvalidCharacter(_ input: UnsafeRawBufferPointer) -> Base64URLError? {
+        for (offset, byte) in input.enumerated() where values[Int(byte)] == 0xFF {
+            return byte == UInt8(ascii: "=") ? .paddingNotAllowed : .invalidCharacter(offset: offset)
+        }
+        return nil
+    }
+}

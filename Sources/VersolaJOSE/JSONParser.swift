@@ -1,0 +1,331 @@
+/// A strict recursive-descent JSON parser over UTF-8 bytes (RFC 8259, no extensions).
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var depth = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Parses exactly one JSON value surrounded by optional whitespace.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.position != bytes.count { throw JSONError(.trailingCharacters, at: parser.position) }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private func failure(_ reason: JSONError.Reason) -> JSONError { JSONError(reason, at: position) }
+
+    private var atEnd: Bool { position >= bytes.count }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString, _ value: JSONValue) throws(JSONError) -> JSONValue {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - position >= count else {
+            // Either a prefix of the literal that ends early, or a wrong byte.
+            for offset in 0..<(bytes.count - position) where bytes[position + offset] != literal.utf8Start[offset] {
+                position += offset
+                throw failure(.unexpectedCharacter)
+            }
+            position = bytes.count
+            throw failure(.unexpectedEnd)
+        }
+        for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] {
+            position += offset
+            throw failure(.unexpectedCharacter)
+        }
+        position += count
+        return value
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(JSONError) -> JSONValue {
+        guard !atEnd else { throw failure(.unexpectedEnd) }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try expectLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try expectLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try expectLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure(.unexpectedCharacter)
+        }
+    }
+
+    private mutating func enterContainer() throws(JSONError) {
+        depth += 1
+        if depth > JSONValue.maximumDepth { throw failure(.nestingTooDeep) }
+        position += 1
+        skipWhitespace()
+    }
+
+    private mutating func parseObject() throws(JSONError) -> JSONValue {
+        try enterContainer()
+        var members: [JSONObject.Member] = []
+        var seen: Set<String>?  // built only for large objects; small ones are searched linearly
+        if !atEnd, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(JSONObject(uniqueMembers: members))
+        }
+        while true {
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
+            let nameOffset = position
+            let name = try parseString()
+            if members.count < 16 {
+                if members.contains(where: { $0.name == name }) {
+                    throw JSONError(.duplicateMember(name), at: nameOffset)
+                }
+            } else {
+                if seen == nil { seen = Set(members.map(\.name)) }
+                if seen?.insert(name).inserted == false {
+                    throw JSONError(.duplicateMember(name), at: nameOffset)
+                }
+            }
+            skipWhitespace()
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONObject.Member(name: name, value: value))
+            skipWhitespace()
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                position += 1
+                depth -= 1
+                return .object(JSONObject(uniqueMembers: members))
+            default:
+                throw failure(.unexpectedCharacter)
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONError) -> JSONValue {
+        try enterContainer()
+        var elements: [JSONValue] = []
+        if !atEnd, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "]"):
+                position += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                throw failure(.unexpectedCharacter)
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote.
+    private mutating func parseString() throws(JSONError) -> String {
+        position += 1
+        let start = position
+        var asciiOnly = true
+        // Fast path: no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let text = try makeString(start..<position, asciiOnly: asciiOnly)
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw failure(.controlCharacterInString) }
+            if byte >= 0x80 { asciiOnly = false }
+            position += 1
+        }
+        guard position < bytes.count else { throw failure(.unexpectedEnd) }
+        // Slow path: copy, resolving escapes.
+        var buffer = Array(bytes[start..<position])
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw JSONError(.invalidUTF8, at: start)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &buffer)
+            case 0..<0x20:
+                throw failure(.controlCharacterInString)
+            default:
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        throw failure(.unexpectedEnd)
+    }
+
+    private func makeString(_ range: Range<Int>, asciiOnly: Bool) throws(JSONError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if asciiOnly { return String(decoding: slice, as: UTF8.self) }
+        guard let text = String(validating: slice, as: UTF8.self) else {
+            throw JSONError(.invalidUTF8, at: range.lowerBound)
+        }
+        return text
+    }
+
+    /// Resolves the escape at `position` (a backslash) and appends its UTF-8 bytes.
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONError) {
+        position += 1
+        guard !atEnd else { throw failure(.unexpectedEnd) }
+        let escaped = bytes[position]
+        position += 1
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escaped)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            let escapeStart = position - 2
+            let unit = try parseHex4()
+            var scalarValue = UInt32(unit)
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else { throw JSONError(.loneSurrogate, at: escapeStart) }
+                position += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw JSONError(.loneSurrogate, at: escapeStart) }
+                scalarValue = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw JSONError(.loneSurrogate, at: escapeStart)
+            }
+            guard let scalar = Unicode.Scalar(scalarValue) else { throw JSONError(.invalidEscape, at: escapeStart) }
+            buffer.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+        default:
+            position -= 1
+            throw failure(.invalidEscape)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONError) -> UInt16 {
+        guard bytes.count - position >= 4 else { throw failure(.unexpectedEnd) }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure(.invalidEscape)
+            }
+            value = value << 4 | UInt16(digit)
+            position += 1
+        }
+        return value
+    }
+
+    // MARK: Numbers
+
+    private func isDigit(_ index: Int) -> Bool {
+        index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseNumber() throws(JSONError) -> JSONValue {
+        let start = position
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard isDigit(position) else { throw atEnd ? failure(.unexpectedEnd) : failure(.invalidNumber) }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if isDigit(position) { throw failure(.invalidNumber) }  // no leading zeros
+        } else {
+            while isDigit(position) { position += 1 }
+        }
+        let integerEnd = position
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard isDigit(position) else { throw atEnd ? failure(.unexpectedEnd) : failure(.invalidNumber) }
+            while isDigit(position) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard isDigit(position) else { throw atEnd ? failure(.unexpectedEnd) : failure(.invalidNumber) }
+            while isDigit(position) { position += 1 }
+        }
+        if isInteger {
+            // Accumulate negatively so that Int64.min fits.
+            var value: Int64 = 0
+            for index in (negative ? start + 1 : start)..<integerEnd {
+                let digit = Int64(bytes[index] - UInt8(ascii: "0"))
+                let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = shifted.subtractingReportingOverflow(digit)
+                if overflow1 || overflow2 { throw JSONError(.numberOutOfRange, at: start) }
+                value = next
+            }
+            if negative { return .integer(value) }
+            guard value != Int64.min else { throw JSONError(.numberOutOfRange, at: start) }
+            return .integer(-value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw JSONError(.numberOutOfRange, at: start) }
+        return .double(value)
+    }
+}
+
+extension JSONValue {
+    /// Parses JSON text strictly.
+    /// - Throws: `JSONError` with the reason and byte offset of the first problem.
+    public init(parsing text: String) throws(JSONError) {
+        var text = text
+        self = try text.withUTF8 { buffer in
+            Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+        }.get()
+    }
+
+    /// Parses JSON from UTF-8 bytes strictly.
+    /// - Throws: `JSONError` with the reason and byte offset of the first problem.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONError) {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+        } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) in try JSONParser.parse(buffer) }
+        }
+        self = try result.get()
+    }
+}

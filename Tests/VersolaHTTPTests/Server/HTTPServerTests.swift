@@ -1,0 +1,341 @@
+import Foundation
+import Testing
+
+@testable import VersolaHTTP
+
+/// Releases every waiter once `count` of them have arrived: handlers that await it can
+/// only finish if they all run at the same time.
+actor ArrivalGate {
+    private let count: Int
+    private var arrived = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { self.count = count }
+
+    func arriveAndWait() async {
+        arrived += 1
+        if arrived >= count {
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// The server over real loopback sockets, seen by a raw client.
+/// Rule: SPEC A4 (loopback-only listener, ephemeral port, one path served, others 404).
+@Suite struct HTTPServerTests {
+    /// Answers `/hello` with the peer's host, 404 for everything else.
+    static let helloHandler: @Sendable (HTTPServerRequest) async -> HTTPServerAction = { request in
+        guard request.path == "/hello" else { return .respond(HTTPServerResponse(status: 404)) }
+        return .respond(.text("hello \(request.peer?.host ?? "?") \(request.queryValue("n") ?? "")"))
+    }
+
+    static func get(_ path: String, extra: String = "") -> String {
+        "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(extra)\r\n"
+    }
+
+    /// One request on a fresh connection; the answer or how the connection ended.
+    static func exchange(_ server: HTTPServer, _ request: String) async -> Result<RawClient.Response, RawClient.Ending> {
+        let (address, port) = (server.address, server.port)
+        return await offPool {
+            guard let client = RawClient(address: address, port: port) else { return .failure(.failed(-1)) }
+            client.send(request)
+            return client.readResponse()
+        }
+    }
+
+    @Test(arguments: HTTPServerAddress.allCases)  // A4: loopback only, ephemeral port
+    func ephemeralPortIsReportedAndServes(_ address: HTTPServerAddress) async throws {
+        let server = try HTTPServer.start(address: address, port: 0, handler: Self.helloHandler)
+        #expect(server.port != 0)
+        #expect(server.baseURL == "http://\(address == .ipv4Loopback ? "127.0.0.1" : "[::1]"):\(server.port)")
+        let response = try await Self.exchange(server, Self.get("/hello?n=1")).get()
+        #expect(response.status == 200)
+        #expect(response.text == "hello \(address.host) 1")
+        #expect(response.header("Content-Length") == "\(response.body.count)")
+        #expect(response.header("Date")?.hasSuffix(" GMT") == true)
+        await server.stop()
+    }
+
+    @Test(arguments: HTTPServerAddress.allCases)
+    func takenFixedPortIsATypedErrorNamingThePort(_ address: HTTPServerAddress) async throws {
+        let first = try HTTPServer.start(address: address, port: 0, handler: Self.helloHandler)
+        #expect(throws: HTTPServerError.addressInUse(address: address, port: first.port)) {
+            _ = try HTTPServer.start(address: address, port: first.port, handler: Self.helloHandler)
+        }
+        let error = HTTPServerError.addressInUse(address: address, port: first.port)
+        #expect(error.description == "port \(first.port) on \(address.urlHost) is already in use")
+        await first.stop()
+    }
+
+    @Test func stopFreesThePortAndClosesOpenConnections() async throws {
+        let server = try HTTPServer.start(port: 0, handler: Self.helloHandler)
+        let port = server.port
+        // An idle connection that has been accepted (it got an answer) is open.
+        let client = try #require(await offPool { RawClient(address: .ipv4Loopback, port: port) })
+        let first = await offPool { client.send(Self.get("/hello")) ? client.readResponse() : .failure(.failed(-1)) }
+        #expect(try first.get().status == 200)
+        #expect(server.openConnectionCount == 1)  // kept alive after its answer
+        await server.stop()
+        let ending = await offPool { client.readUntilEnd() }
+        #expect(ending.bytes.isEmpty)
+        #expect(ending.ending == .closed)
+        // The same fixed port binds again at once.
+        let again = try HTTPServer.start(port: port, handler: Self.helloHandler)
+        #expect(again.port == port)
+        #expect(try await Self.exchange(again, Self.get("/hello")).get().status == 200)
+        await again.stop()
+        await again.stop()  // a second stop does nothing
+    }
+
+    @Test func unknownPathsGet404() async throws {  // A4: other requests get a 404
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        #expect(try await Self.exchange(server, Self.get("/favicon.ico")).get().status == 404)
+        #expect(try await Self.exchange(server, Self.get("/hello")).get().status == 200)
+        await server.stop()
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let result = await offPool { () -> ([Int], [String?], RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return ([], [], .failed(-1)) }
+            var statuses: [Int] = []
+            var connections: [String?] = []
+            for index in 0..<3 {
+                client.send(Self.get("/hello?n=\(index)"))
+                guard case .success(let response) = client.readResponse() else { break }
+                statuses.append(response.status)
+                connections.append(response.header("Connection"))
+            }
+            // Pipelined: two requests in one write, the last asking to close.
+            client.send(Self.get("/hello") + Self.get("/nope", extra: "Connection: close\r\n"))
+            for _ in 0..<2 {
+                guard case .success(let response) = client.readResponse() else { break }
+                statuses.append(response.status)
+                connections.append(response.header("Connection"))
+            }
+            return (statuses, connections, client.readUntilEnd().ending)
+        }
+        #expect(result.0 == [200, 200, 200, 200, 404])
+        #expect(result.1 == [nil, nil, nil, nil, "close"])
+        #expect(result.2 == .closed)
+        await server.stop()
+    }
+
+    @Test func handlerCanAskToCloseAfterItsAnswer() async throws {
+        let server = try HTTPServer.start { _ in .respond(HTTPServerResponse(status: 200, headers: ["Connection": "close"])) }
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, .failed(-1)) }
+            client.send(Self.get("/"))
+            let status = try? client.readResponse().get().status
+            return (status, client.readUntilEnd().ending)
+        }
+        #expect(outcome.0 == 200)
+        #expect(outcome.1 == .closed)
+        await server.stop()
+    }
+
+    @Test func http10ClosesAfterTheAnswer() async throws {
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, .failed(-1)) }
+            client.send("GET /hello HTTP/1.0\r\n\r\n")
+            let status = try? client.readResponse().get().status
+            return (status, client.readUntilEnd().ending)
+        }
+        #expect(outcome.0 == 200)
+        #expect(outcome.1 == .closed)
+        await server.stop()
+    }
+
+    @Test func malformedRequestGets400AndTheServerGoesOn() async throws {
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, String?, RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, nil, .failed(-1)) }
+            client.send("GARBAGE\r\nmore garbage after it\r\n\r\n")
+            let response = try? client.readResponse().get()
+            return (response?.status, response?.header("Connection"), client.readUntilEnd().ending)
+        }
+        #expect(outcome.0 == 400)
+        #expect(outcome.1 == "close")
+        #expect(outcome.2 == .closed)
+        #expect(try await Self.exchange(server, Self.get("/hello")).get().status == 200)
+        await server.stop()
+    }
+
+    @Test func oversizedHeaderGets431() async throws {
+        let server = try HTTPServer.start(limits: HTTPServerLimits(maxHeaderBytes: 256), handler: Self.helloHandler)
+        let big = Self.get("/hello", extra: "X-Big: \(String(repeating: "b", count: 300))\r\n")
+        #expect(try await Self.exchange(server, big).get().status == 431)
+        let bigBody = "POST /hello HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999\r\n\r\n"
+        #expect(try await Self.exchange(server, bigBody).get().status == 413)
+        #expect(try await Self.exchange(server, "GET / HTTP/2.0\r\n\r\n").get().status == 505)
+        await server.stop()
+    }
+
+    @Test func fiftySlowHandlersRunConcurrently() async throws {
+        let count = 50
+        let gate = ArrivalGate(count: count)
+        // Each handler can only return once all fifty are inside it at the same time.
+        let server = try HTTPServer.start { request in
+            await gate.arriveAndWait()
+            return .respond(.text(request.queryValue("n") ?? ""))
+        }
+        let (address, port) = (server.address, server.port)
+        let answers = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    await offPool { () -> String? in
+                        guard let client = RawClient(address: address, port: port, timeoutSeconds: 20) else { return nil }
+                        client.send(Self.get("/slow?n=\(index)"))
+                        return try? client.readResponse().get().text
+                    }
+                }
+            }
+            var answers: Set<String> = []
+            for await answer in group { if let answer { answers.insert(answer) } }
+            return answers
+        }
+        #expect(answers == Set((0..<count).map(String.init)))
+        await server.stop()
+    }
+
+    @Test func closeWithoutAnswerAndResetAreSeenByTheClient() async throws {
+        let server = try HTTPServer.start { request in
+            switch request.path {
+            case "/close": .closeWithoutAnswer
+            case "/reset": .reset
+            default: .respond(HTTPServerResponse(status: 204))
+            }
+        }
+        let (address, port) = (server.address, server.port)
+        func ending(_ path: String) async -> (bytes: [UInt8], ending: RawClient.Ending) {
+            await offPool {
+                guard let client = RawClient(address: address, port: port) else { return ([], .failed(-1)) }
+                client.send(Self.get(path))
+                return client.readUntilEnd()
+            }
+        }
+        let closed = await ending("/close")
+        #expect(closed.bytes.isEmpty && closed.ending == .closed)
+        let reset = await ending("/reset")
+        #expect(reset.bytes.isEmpty && reset.ending == .reset)
+        #expect(try await Self.exchange(server, Self.get("/other")).get().status == 204)
+        await server.stop()
+    }
+
+    @Test func acceptHookCanCloseOrResetBeforeReading() async throws {
+        let decisions = ArrivalLog()
+        let server = try HTTPServer.start(
+            acceptHook: { peer in
+                await decisions.next(peer)
+            },
+            handler: Self.helloHandler)
+        await decisions.plan([.closeBeforeReading, .resetBeforeReading, .serve])
+        let (address, port) = (server.address, server.port)
+        let outcomes = await offPool { () -> [RawClient.Ending] in
+            var outcomes: [RawClient.Ending] = []
+            for _ in 0..<2 {
+                guard let client = RawClient(address: address, port: port) else { return [] }
+                // Nothing is sent: the server decides before reading anything.
+                let (bytes, ending) = client.readUntilEnd()
+                outcomes.append(bytes.isEmpty ? ending : .failed(-2))
+            }
+            return outcomes
+        }
+        #expect(outcomes == [.closed, .reset])
+        #expect(try await Self.exchange(server, Self.get("/hello")).get().status == 200)
+        #expect(await decisions.peers.allSatisfy { $0.host == "127.0.0.1" && $0.port != 0 })
+        #expect(await decisions.peers.count == 3)
+        await server.stop()
+    }
+
+    @Test func idleConnectionsCloseAfterTheReadTimeoutAndPartialOnesGet408() async throws {
+        let limits = HTTPServerLimits(readTimeout: .milliseconds(200))
+        let server = try HTTPServer.start(limits: limits, handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let idle = await offPool { () -> (bytes: [UInt8], ending: RawClient.Ending) in
+            guard let client = RawClient(address: address, port: port) else { return ([], .failed(-1)) }
+            return client.readUntilEnd()
+        }
+        #expect(idle.bytes.isEmpty && idle.ending == .closed)
+        let partial = await offPool { () -> Int? in
+            guard let client = RawClient(address: address, port: port) else { return nil }
+            client.send("GET /hello HTTP/1.1\r\nHost: h\r\n")
+            return try? client.readResponse().get().status
+        }
+        #expect(partial == 408)
+        await server.stop()
+    }
+
+    @Test func expectContinueGets100BeforeTheBody() async throws {
+        let server = try HTTPServer.start { request in .respond(.text(request.formValue("a") ?? "")) }
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (Int?, String?) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, nil) }
+            client.send("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
+            let interim = try? client.readResponse().get().status
+            client.send("a=1")
+            return (interim, try? client.readResponse().get().text)
+        }
+        #expect(outcome.0 == 100)
+        #expect(outcome.1 == "1")
+        await server.stop()
+    }
+
+    @Test func headAnswersCarryNoBody() async throws {
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        let (address, port) = (server.address, server.port)
+        let outcome = await offPool { () -> (String?, [UInt8]) in
+            guard let client = RawClient(address: address, port: port) else { return (nil, []) }
+            client.send("HEAD /hello HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            let (bytes, _) = client.readUntilEnd()
+            return (String(decoding: bytes, as: UTF8.self), bytes)
+        }
+        let text = try #require(outcome.0)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(text.hasSuffix("\r\n\r\n"))  // the head only
+        #expect(text.contains("Content-Length: 16\r\n"))
+        await server.stop()
+    }
+
+    @Test func curlReusesAKeepAliveConnection() async throws {
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        try #require(FileManager.default.isExecutableFile(atPath: curl.path), "curl is needed")
+        let server = try HTTPServer.start(handler: Self.helloHandler)
+        let base = server.baseURL
+        let output = await offPool { () -> String in
+            let process = Process()
+            process.executableURL = curl
+            process.arguments = ["-s", "-w", " %{num_connects}\n", "\(base)/hello?n=a", "\(base)/hello?n=b"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            do { try process.run() } catch { return "" }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        // The second transfer made no new connection.
+        #expect(output == "hello 127.0.0.1 a 1\nhello 127.0.0.1 b 0\n")
+        await server.stop()
+    }
+}
+
+/// Hands out planned accept decisions in order and records every peer it saw.
+actor ArrivalLog {
+    private var planned: [HTTPServerAcceptDecision] = []
+    private(set) var peers: [HTTPServerPeer] = []
+
+    func plan(_ decisions: [HTTPServerAcceptDecision]) { planned = decisions }
+
+    func next(_ peer: HTTPServerPeer) -> HTTPServerAcceptDecision {
+        peers.append(peer)
+        return planned.isEmpty ? .serve : planned.removeFirst()
+    }
+}
