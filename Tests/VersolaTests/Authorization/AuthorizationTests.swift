@@ -7,7 +7,7 @@ import Testing
     @Test("A2: S256 challenge of the RFC 7636 appendix B verifier")
     func rfc7636AppendixB() {
         let pkce = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTjguCHNtaNybSBCUqlUy5Bs-kaw")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         #expect(pkce.method == "S256")
         #expect(!pkce.description.contains(pkce.verifier))
     }
