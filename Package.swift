@@ -19,9 +19,10 @@ var targets: [Target] = [
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem"], swiftSettings: strict),
+    .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
-        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP"],
+        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola"],
         swiftSettings: strict
     ),
     .target(
@@ -44,19 +45,23 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "ConformanceScenarios",
-        dependencies: ["VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        dependencies: ["Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
         path: "Conformance/Scenarios",
         swiftSettings: strict
     ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),
+    .testTarget(
+        name: "VersolaTests", dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        swiftSettings: strict),
 ]
 
 var products: [Product] = [
     .library(name: "VersolaCrypto", targets: ["VersolaCrypto"]),
     .library(name: "VersolaJOSE", targets: ["VersolaJOSE"]),
     .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
+    .library(name: "Versola", targets: ["Versola"]),
     .executable(name: "versola-bench", targets: ["versola-bench"]),
     .executable(name: "versola-test-idp", targets: ["versola-test-idp"]),
     .library(name: "VersolaTestIdP", targets: ["VersolaTestIdP"]),

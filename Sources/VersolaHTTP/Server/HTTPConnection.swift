@@ -50,7 +50,7 @@ struct HTTPConnection: Sendable {
                 case .failure(let error):
                     let answer = HTTPServerResponse.text("\(error.detail)\n", status: error.status)
                     _ = ServerSocket.sendAll(
-                        descriptor, answer.serialized(date: HTTPServerDate.now(), close: true, includeBody: true))
+                        descriptor, answer.serialized(date: HTTPDate.now(), close: true, includeBody: true))
                     return .lingeringClose
                 case .request(var request):
                     request.peer = peer
@@ -60,7 +60,7 @@ struct HTTPConnection: Sendable {
                     case .respond(let response):
                         let keepAlive = request.keepAlive && !response.asksToClose && !registry.isStopped
                         let bytes = response.serialized(
-                            date: HTTPServerDate.now(), close: !keepAlive, includeBody: request.method != "HEAD")
+                            date: HTTPDate.now(), close: !keepAlive, includeBody: request.method != "HEAD")
                         guard ServerSocket.sendAll(descriptor, bytes), keepAlive else { return .close }
                     case .closeWithoutAnswer, nil:
                         return .close
@@ -79,7 +79,7 @@ struct HTTPConnection: Sendable {
                 let error = HTTPRequestParseError.timedOut
                 let answer = HTTPServerResponse.text("\(error.detail)\n", status: error.status)
                 _ = ServerSocket.sendAll(
-                    descriptor, answer.serialized(date: HTTPServerDate.now(), close: true, includeBody: true))
+                    descriptor, answer.serialized(date: HTTPDate.now(), close: true, includeBody: true))
                 return .close
             }
         }

@@ -1,0 +1,131 @@
+import Foundation
+import VersolaCrypto
+
+/// Everything the engine needs to know about one client registration at one provider.
+/// Validated as a whole before any request (R2).
+///
+/// ```swift
+/// var configuration = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-cli")
+/// configuration.scopes = ["openid", "profile", "offline_access"]
+/// try configuration.validate()
+/// ```
+public struct ClientConfiguration: Sendable, Hashable {
+    /// The issuer identifier, exactly as the provider states it (A1). `https`, or `http`
+    /// only on a loopback host.
+    public var issuer: String
+    /// The public client's `client_id`.
+    public var clientID: String
+    /// The scopes to request; `openid` is added when missing.
+    public var scopes: [String]
+    /// Where the browser sends the person back.
+    public var redirect: LoopbackRedirect
+    /// Bind tokens to a DPoP key (RFC 9449).
+    public var usesDPoP: Bool
+    /// Accept a Bearer token when DPoP was asked for (D5); off by default.
+    public var allowsBearerFallback: Bool
+    /// When to push the authorization request (RFC 9126).
+    public var pushedAuthorization: PushedAuthorizationMode
+    /// Retry limits per operation.
+    public var retryPolicy: RetryPolicy
+    /// Timeouts, size bounds and an optional private CA file.
+    public var transport: TransportOptions
+    /// How far token times may be off the local clock (A7). At most 5 minutes.
+    public var clockTolerance: Duration
+    /// ID token signature algorithms accepted (A7); never `none` nor HMAC.
+    public var idTokenAlgorithms: Set<SignatureAlgorithm>
+
+    /// The largest clock tolerance accepted.
+    public static let maximumClockTolerance: Duration = .seconds(300)
+
+    /// Creates a configuration with Versola's defaults.
+    public init(issuer: String, clientID: String) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.scopes = ["openid", "offline_access"]
+        self.redirect = LoopbackRedirect()
+        self.usesDPoP = true
+        self.allowsBearerFallback = false
+        self.pushedAuthorization = .whenAdvertised
+        self.retryPolicy = RetryPolicy()
+        self.transport = TransportOptions()
+        self.clockTolerance = .seconds(60)
+        self.idTokenAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .es256, .es384, .es512, .edDSA]
+    }
+
+    /// The scopes as sent, `openid` first.
+    public var requestedScope: String {
+        (["openid"] + scopes.filter { $0 != "openid" }).joined(separator: " ")
+    }
+
+    /// Checks every setting (R2, A1).
+    /// - Throws: `.configuration(.invalidConfiguration)` naming the first bad setting.
+    public func validate() throws(VersolaError) {
+        guard let url = URL(string: issuer), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+            url.query == nil, url.fragment == nil
+        else {
+            throw .configuration(.invalidConfiguration("issuer \(issuer) is not an absolute URL without query or fragment"))
+        }
+        guard scheme == "https" || (scheme == "http" && Self.isLoopbackHost(host)) else {
+            throw .configuration(.invalidConfiguration("issuer must use https (plain http only on loopback)"))
+        }
+        guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
+        try retryPolicy.validate()
+        guard clockTolerance >= .zero, clockTolerance <= Self.maximumClockTolerance else {
+            throw .configuration(.invalidConfiguration("clock tolerance must be 0…300 s"))
+        }
+        guard !idTokenAlgorithms.isEmpty else {
+            throw .configuration(.invalidConfiguration("no ID token algorithm is allowed"))
+        }
+        try redirect.validate()
+    }
+
+    /// Whether `host` names the local machine (127.0.0.0/8, ::1, localhost).
+    static func isLoopbackHost(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+}
+
+/// When the authorization request is pushed (RFC 9126).
+public enum PushedAuthorizationMode: String, Sendable, Hashable, CaseIterable {
+    /// Push when the provider advertises a PAR endpoint (A3).
+    case whenAdvertised
+    /// Always push; a provider without PAR is `providerUnsupported`.
+    case required
+    /// Never push.
+    case never
+}
+
+/// The loopback redirect of RFC 8252 §7.3: `http://127.0.0.1:{port}{path}`.
+public struct LoopbackRedirect: Sendable, Hashable {
+    /// Which loopback address to bind.
+    public enum Address: String, Sendable, Hashable {
+        /// `127.0.0.1`.
+        case ipv4
+        /// `[::1]`.
+        case ipv6
+    }
+
+    /// The address to bind.
+    public var address: Address
+    /// 0 for an ephemeral port (the default), or a fixed port for providers that match the
+    /// redirect URI exactly, port included.
+    public var port: UInt16
+    /// The path the redirect arrives on.
+    public var path: String
+
+    /// Creates a redirect: `127.0.0.1`, an ephemeral port, `/callback`.
+    public init(address: Address = .ipv4, port: UInt16 = 0, path: String = "/callback") {
+        self.address = address
+        self.port = port
+        self.path = path
+    }
+
+    /// Checks the path.
+    /// - Throws: `.configuration(.invalidConfiguration)`.
+    public func validate() throws(VersolaError) {
+        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), !path.contains(" ") else {
+            throw .configuration(.invalidConfiguration("redirect path must start with / and have no query or fragment"))
+        }
+    }
+}

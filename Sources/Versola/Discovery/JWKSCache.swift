@@ -1,0 +1,121 @@
+import Foundation
+import VersolaJOSE
+
+/// The provider's signing keys (`jwks_uri`), fetched once and kept until a token names a key
+/// the set does not have (A7).
+///
+/// When a token's `kid` is unknown, ``refetch(unlessSatisfied:budget:)`` fetches the set again,
+/// at most once per ``refetchInterval`` (60 s on the injected clock): a flood of tokens with
+/// made-up `kid`s costs the provider one request a minute. The interval starts when a refetch
+/// succeeds, so a failed one (offline, 503) may be tried again at once. Fetches use the `.read`
+/// repeat rules (R5); concurrent callers share one fetch.
+///
+/// ```swift
+/// let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
+/// var set = try await keys.keySet(budget: budget)
+/// if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
+///     set = newer
+/// }
+/// ```
+public actor JWKSCache {
+    /// The shortest time between two refetches caused by unknown keys.
+    public static let refetchInterval: Duration = .seconds(60)
+
+    /// Where the keys are published.
+    public let jwksURI: URL
+    private let sender: EndpointSender
+    private var current: JWKSet?
+    private var lastRefetch: Duration?
+    private var inFlight: Task<Result<JWKSet, VersolaError>, Never>?
+
+    /// Creates a cache; nothing is fetched until asked.
+    public init(jwksURI: URL, sender: EndpointSender) {
+        self.jwksURI = jwksURI
+        self.sender = sender
+    }
+
+    /// Creates a cache already holding a key set (restored, or for measurement).
+    public init(jwksURI: URL, sender: EndpointSender, keySet: JWKSet) {
+        self.jwksURI = jwksURI
+        self.sender = sender
+        current = keySet
+    }
+
+    /// The cached key set, fetching it first when there is none.
+    /// - Throws: `.recoverable` when the provider did not answer usably; `.configuration` for a
+    ///   redirect or a refused URL.
+    public func keySet(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
+        if let current { return current }
+        return try await fetch(budget: budget)
+    }
+
+    /// The key set as cached now, without fetching.
+    public var cachedKeySet: JWKSet? { current }
+
+    /// Fetches the key set again because a token needs a key the cached one lacks.
+    ///
+    /// First `isSatisfied` is asked of the cached set (another caller may have refetched
+    /// meanwhile); then a refetch already under way is joined; else a new one is made when the
+    /// last successful refetch is at least ``refetchInterval`` old.
+    /// - Returns: a set that satisfies, or the newly fetched set (check it again), or nil when
+    ///   the rate limit forbids a refetch now.
+    /// - Throws: the fetch's error.
+    public func refetch(
+        unlessSatisfied isSatisfied: @Sendable (JWKSet) -> Bool, budget: OperationBudget
+    ) async throws(VersolaError) -> JWKSet? {
+        if let current, isSatisfied(current) { return current }
+        if inFlight != nil { return try await fetch(budget: budget) }
+        let now = sender.environment.clock.monotonicNow
+        if let lastRefetch, now - lastRefetch < Self.refetchInterval {
+            sender.environment.log.record(
+                VersolaLogEvent(.info, "key set refetch skipped: the last one was less than 60 s ago"))
+            return nil
+        }
+        let set = try await fetch(budget: budget)
+        lastRefetch = sender.environment.clock.monotonicNow
+        return set
+    }
+
+    private func fetch(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
+        let task: Task<Result<JWKSet, VersolaError>, Never>
+        if let inFlight {
+            task = inFlight
+        } else {
+            let url = jwksURI
+            let sender = sender
+            task = Task { await Self.download(url, sender: sender, budget: budget) }
+            inFlight = task
+        }
+        let result = await task.value
+        if inFlight == task {
+            inFlight = nil
+            if case .success(let set) = result { current = set }
+        }
+        return try result.get()
+    }
+
+    private static func download(
+        _ url: URL, sender: EndpointSender, budget: OperationBudget
+    ) async -> Result<JWKSet, VersolaError> {
+        do throws(VersolaError) {
+            var request = HTTPRequest(method: .get, url: url)
+            request.headers.add("Accept", "application/jwk-set+json, application/json")
+            let response = try await sender.send(request, kind: .read, budget: budget)
+            guard response.status == 200, let set = try? JWKSet(parsing: response.body) else {
+                // A key set that is not one is an answer the operation cannot use (E8).
+                throw .recoverable(
+                    .server(
+                        ServerFailure(
+                            status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed,
+                            errorDescription: response.status == 200 ? "the jwks_uri answer is not a JWK set" : nil)))
+            }
+            for ignored in set.ignoredKeys {
+                sender.environment.log.record(
+                    VersolaLogEvent(.debug, "key \(ignored.keyID ?? "#\(ignored.index)") of the key set skipped: \(ignored.reason)"))
+            }
+            return .success(set)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import VersolaCrypto
+import VersolaJOSE
+
+/// A provider's discovery document (OpenID Connect Discovery 1.0 §3, RFC 8414 §2), checked
+/// against the configured issuer (A1).
+///
+/// Parsing requires `issuer`, `authorization_endpoint`, `token_endpoint` and `jwks_uri`; reads
+/// the optional members Versola uses; and insists that every endpoint is `https` (plain `http`
+/// only on a loopback host). Unknown members are kept in ``document``.
+///
+/// ```swift
+/// let metadata = try ProviderMetadata(parsing: response.body, configuredIssuer: configuration.issuer)
+/// try metadata.checkSupports(configuration)
+/// ```
+public struct ProviderMetadata: Sendable, Hashable {
+    /// The issuer identifier, equal to the configured one.
+    public let issuer: String
+    /// Where the browser is sent to authorize.
+    public let authorizationEndpoint: URL
+    /// Where codes and refresh tokens are exchanged.
+    public let tokenEndpoint: URL
+    /// Where the signing keys are published.
+    public let jwksURI: URL
+    /// The UserInfo endpoint, when advertised.
+    public let userInfoEndpoint: URL?
+    /// The RFC 7009 revocation endpoint, when advertised.
+    public let revocationEndpoint: URL?
+    /// The RP-initiated logout endpoint, when advertised.
+    public let endSessionEndpoint: URL?
+    /// The RFC 9126 pushed authorization request endpoint, when advertised.
+    public let pushedAuthorizationRequestEndpoint: URL?
+    /// Whether the provider accepts only pushed authorization requests (RFC 9126 §5). Default false.
+    public let requiresPushedAuthorizationRequests: Bool
+    /// The PKCE methods advertised, when the member is present (`S256`, `plain`, …).
+    public let codeChallengeMethodsSupported: [String]?
+    /// The DPoP proof algorithms advertised (RFC 9449 §5.1), when the member is present;
+    /// names this library does not know are dropped.
+    public let dpopSigningAlgorithmsSupported: Set<SignatureAlgorithm>?
+    /// Whether the authorization response carries `iss` (RFC 9207). Default false.
+    public let authorizationResponseIssParameterSupported: Bool
+    /// The ID token signature algorithms advertised, when the member is present; names this
+    /// library never verifies (`none`, `HS256`, …) are dropped.
+    public let idTokenSigningAlgorithmsSupported: Set<SignatureAlgorithm>?
+    /// The whole document, for members Versola does not read.
+    public let document: JSONObject
+
+    /// Parses and checks a discovery document.
+    /// - Parameters:
+    ///   - body: the document's bytes (UTF-8 JSON).
+    ///   - configuredIssuer: the issuer the configuration names; the document's `issuer` must
+    ///     equal it exactly (A1).
+    /// - Throws: `.configuration(.discoveryIssuerMismatch)` when the issuers differ (even by a
+    ///   trailing slash or letter case); `.configuration(.providerUnsupported)` when the document
+    ///   is malformed, lacks a required member, or names an endpoint that is not `https` (or
+    ///   `http` on loopback).
+    public init(parsing body: some Collection<UInt8>, configuredIssuer: String) throws(VersolaError) {
+        guard let json = try? JSONValue(parsing: body), case .object(let document) = json else {
+            throw Self.unsupported("is not a JSON object")
+        }
+        try self.init(document: document, configuredIssuer: configuredIssuer)
+    }
+
+    /// Checks an already parsed discovery document.
+    /// - Throws: as ``init(parsing:configuredIssuer:)``.
+    public init(document: JSONObject, configuredIssuer: String) throws(VersolaError) {
+        let reader = Reader(document: document)
+        let issuer = try reader.requiredString("issuer")
+        guard issuer == configuredIssuer else {
+            throw .configuration(.discoveryIssuerMismatch(expected: configuredIssuer, actual: issuer))
+        }
+        self.issuer = issuer
+        authorizationEndpoint = try reader.requiredEndpoint("authorization_endpoint")
+        tokenEndpoint = try reader.requiredEndpoint("token_endpoint")
+        jwksURI = try reader.requiredEndpoint("jwks_uri")
+        userInfoEndpoint = try reader.optionalEndpoint("userinfo_endpoint")
+        revocationEndpoint = try reader.optionalEndpoint("revocation_endpoint")
+        endSessionEndpoint = try reader.optionalEndpoint("end_session_endpoint")
+        pushedAuthorizationRequestEndpoint = try reader.optionalEndpoint("pushed_authorization_request_endpoint")
+        requiresPushedAuthorizationRequests = try reader.optionalBool("require_pushed_authorization_requests") ?? false
+        codeChallengeMethodsSupported = try reader.optionalStrings("code_challenge_methods_supported")
+        dpopSigningAlgorithmsSupported = try reader.optionalStrings("dpop_signing_alg_values_supported")
+            .map { Set($0.compactMap(SignatureAlgorithm.init(rawValue:))) }
+        authorizationResponseIssParameterSupported =
+            try reader.optionalBool("authorization_response_iss_parameter_supported") ?? false
+        idTokenSigningAlgorithmsSupported = try reader.optionalStrings("id_token_signing_alg_values_supported")
+            .map { Set($0.compactMap(SignatureAlgorithm.init(rawValue:))) }
+        self.document = document
+    }
+
+    /// The ID token algorithms to accept: the configuration's allow-list, narrowed to what the
+    /// provider advertises when it advertises anything (A7). Never `none`, never HMAC: neither
+    /// exists in ``SignatureAlgorithm``.
+    public func idTokenAlgorithms(for configuration: ClientConfiguration) -> Set<SignatureAlgorithm> {
+        guard let advertised = idTokenSigningAlgorithmsSupported else { return configuration.idTokenAlgorithms }
+        return configuration.idTokenAlgorithms.intersection(advertised)
+    }
+
+    /// Whether pushed authorization requests are to be used with this configuration (A3).
+    public func usesPushedAuthorization(for configuration: ClientConfiguration) -> Bool {
+        switch configuration.pushedAuthorization {
+        case .never: false
+        case .required: true
+        case .whenAdvertised: pushedAuthorizationRequestEndpoint != nil
+        }
+    }
+
+    /// Checks that the provider offers what the configuration needs, before any browser opens.
+    /// - Throws: `.configuration(.providerUnsupported)` when `code_challenge_methods_supported`
+    ///   is present without `S256` (A2); when DPoP is asked for and the provider does not
+    ///   advertise ES256 proofs, unless Bearer fallback is allowed (D5); when PAR is required by
+    ///   the configuration but not offered, or required by the provider but configured `.never`
+    ///   or offered without an endpoint (A3); when no allowed ID token algorithm is advertised (A7).
+    public func checkSupports(_ configuration: ClientConfiguration) throws(VersolaError) {
+        if let methods = codeChallengeMethodsSupported, !methods.contains("S256") {
+            throw Self.unsupported("PKCE S256 is not among code_challenge_methods_supported", whole: false)
+        }
+        if configuration.usesDPoP, !configuration.allowsBearerFallback,
+            dpopSigningAlgorithmsSupported?.contains(.es256) != true
+        {
+            throw Self.unsupported(
+                dpopSigningAlgorithmsSupported == nil
+                    ? "DPoP was asked for but dpop_signing_alg_values_supported is absent (allow Bearer fallback to proceed)"
+                    : "DPoP was asked for but ES256 is not among dpop_signing_alg_values_supported", whole: false)
+        }
+        if configuration.pushedAuthorization == .required, pushedAuthorizationRequestEndpoint == nil {
+            throw Self.unsupported(
+                "pushed authorization is required by the configuration but no pushed_authorization_request_endpoint is advertised",
+                whole: false)
+        }
+        if requiresPushedAuthorizationRequests {
+            if configuration.pushedAuthorization == .never {
+                throw Self.unsupported(
+                    "the provider requires pushed authorization requests but the configuration says never", whole: false)
+            }
+            if pushedAuthorizationRequestEndpoint == nil {
+                throw Self.unsupported(
+                    "the provider requires pushed authorization requests but advertises no endpoint for them",
+                    whole: false)
+            }
+        }
+        if idTokenAlgorithms(for: configuration).isEmpty {
+            let advertised = idTokenSigningAlgorithmsSupported.map { $0.map(\.rawValue).sorted() } ?? []
+            throw Self.unsupported(
+                "no allowed ID token algorithm is advertised (provider: \(advertised.joined(separator: ", ")))",
+                whole: false)
+        }
+    }
+
+    private static func unsupported(_ reason: String, whole: Bool = true) -> VersolaError {
+        .configuration(.providerUnsupported(whole ? "discovery document \(reason)" : reason))
+    }
+
+    /// Reads members with the exact error for each way they can be wrong.
+    private struct Reader {
+        let document: JSONObject
+
+        func requiredString(_ name: String) throws(VersolaError) -> String {
+            guard let value = document[name] else { throw unsupported("lacks the required \(name)") }
+            guard let text = value.string, !text.isEmpty else { throw unsupported("has a \(name) that is not a string") }
+            return text
+        }
+
+        func requiredEndpoint(_ name: String) throws(VersolaError) -> URL {
+            try endpoint(name, try requiredString(name))
+        }
+
+        func optionalEndpoint(_ name: String) throws(VersolaError) -> URL? {
+            guard let value = document[name], !value.isNull else { return nil }
+            guard let text = value.string, !text.isEmpty else { throw unsupported("has a \(name) that is not a string") }
+            return try endpoint(name, text)
+        }
+
+        func optionalBool(_ name: String) throws(VersolaError) -> Bool? {
+            guard let value = document[name], !value.isNull else { return nil }
+            guard let flag = value.bool else { throw unsupported("has a \(name) that is not a Boolean") }
+            return flag
+        }
+
+        func optionalStrings(_ name: String) throws(VersolaError) -> [String]? {
+            guard let value = document[name], !value.isNull else { return nil }
+            guard let elements = value.array else { throw unsupported("has a \(name) that is not an array") }
+            var strings: [String] = []
+            strings.reserveCapacity(elements.count)
+            for element in elements {
+                guard let text = element.string else { throw unsupported("has a \(name) with a non-string element") }
+                strings.append(text)
+            }
+            return strings
+        }
+
+        /// An absolute `https` URL (or `http` on loopback) with a host and no fragment.
+        private func endpoint(_ name: String, _ text: String) throws(VersolaError) -> URL {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let origin = Origin(url: url),
+                url.fragment == nil
+            else {
+                throw unsupported("has a \(name) that is not an absolute URL without fragment")
+            }
+            guard scheme == "https" || (scheme == "http" && origin.isLoopback) else {
+                throw unsupported("has a \(name) that is not https (plain http is accepted only on loopback)")
+            }
+            return url
+        }
+
+        private func unsupported(_ reason: String) -> VersolaError {
+            ProviderMetadata.unsupported(reason)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import VersolaJOSE
+
+/// The claims of an ID token that passed validation (A7): who signed in, and when.
+///
+/// The raw token is kept inside the engine (for storage and `id_token_hint`), never shown:
+/// `description` names the issuer and subject only.
+public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
+    /// `iss`: the issuer.
+    public let issuer: String
+    /// `sub`: the person's identifier at the issuer.
+    public let subject: String
+    /// `aud`: the audiences, the client ID among them.
+    public let audiences: [String]
+    /// `name`, when present.
+    public let name: String?
+    /// `email`, when present.
+    public let email: String?
+    /// `preferred_username`, when present.
+    public let preferredUsername: String?
+    /// `acr`: the authentication context class satisfied, when present.
+    public let authenticationContextClass: String?
+    /// `auth_time`: when the person authenticated, when present.
+    public let authenticationTime: Date?
+    /// `exp`: when the token expires.
+    public let expiration: Date
+    /// `iat`: when the token was issued.
+    public let issuedAt: Date
+    /// Every claim, for those Versola does not name (strings are redacted when printed).
+    public let claims: JWTClaims
+    /// The compact token as received. Internal: a secret-adjacent credential.
+    let rawToken: String
+
+    /// Reads the named claims from claims that were already checked.
+    /// - Returns: nil when a required claim (`iss`, `sub`, `aud`, `exp`, `iat`) is missing.
+    init?(claims: JWTClaims, rawToken: String) {
+        guard let issuer = claims.issuer, let subject = claims.subject, let audiences = claims.audiences,
+            let expiration = claims.expiration, let issuedAt = claims.issuedAt
+        else { return nil }
+        self.issuer = issuer
+        self.subject = subject
+        self.audiences = audiences
+        name = claims["name"]?.string
+        email = claims["email"]?.string
+        preferredUsername = claims["preferred_username"]?.string
+        authenticationContextClass = claims["acr"]?.string
+        authenticationTime = claims["auth_time"]?.double.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
+        self.expiration = expiration
+        self.issuedAt = issuedAt
+        self.claims = claims
+        self.rawToken = rawToken
+    }
+
+    /// Reads a stored ID token that was validated when it was received, without checking it
+    /// again (its signature key may have rotated since). For restoring a session from storage.
+    init?(restoringValidated rawToken: String) {
+        guard let jws = try? JWS(compact: rawToken), let claims = try? JWTClaims(payload: jws.payload) else {
+            return nil
+        }
+        self.init(claims: claims, rawToken: rawToken)
+    }
+
+    /// Issuer and subject only.
+    public var description: String {
+        "IDTokenClaims(iss: \(issuer), sub: \(subject))"
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import VersolaCrypto
+import VersolaJOSE
+
+/// Validates ID tokens as OpenID Connect Core §3.1.3.7 and §12.2 require (A7).
+///
+/// - The signature must verify with a key of the provider's JWKS: the key named by `kid`, or
+///   the only compatible key when the token names none. An unknown `kid` refetches the key set
+///   once, rate-limited by ``JWKSCache``.
+/// - The algorithm must be in the configuration's allow-list narrowed to what the provider
+///   advertises, and permitted by the key; `none` and HMAC are never accepted.
+/// - `iss` must equal the issuer exactly; `aud` must contain the client ID; `azp`, required
+///   when there are several audiences, must equal the client ID whenever present.
+/// - `exp`, `iat` (and `nbf`) are checked on the injected clock with the configured tolerance.
+/// - `nonce` must equal the request's when one was sent; `at_hash`, when present, must match
+///   the access token.
+/// - After a refresh (`previous` given), `iss`, `sub` and `aud` must be those of the previous token.
+///
+/// Every failure is `.configuration(.idTokenRejected(reason))` with a reason a developer can act on.
+///
+/// ```swift
+/// let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
+/// let claims = try await validator.validate(tokens.idToken!, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+/// ```
+public struct IDTokenValidator: Sendable {
+    /// The client's configuration (issuer, client ID, tolerance, allow-list).
+    public let configuration: ClientConfiguration
+    /// The algorithms accepted: the allow-list narrowed to what the provider advertises.
+    public let allowedAlgorithms: Set<SignatureAlgorithm>
+    /// The provider's keys.
+    public let keys: JWKSCache
+    private let clock: any VersolaClock
+    private let requirements: JWTClaimRequirements
+
+    /// Creates a validator.
+    /// - Parameters:
+    ///   - configuration: issuer, client ID, clock tolerance and algorithm allow-list.
+    ///   - metadata: the provider's metadata (advertised algorithms).
+    ///   - keys: the provider's key cache.
+    ///   - clock: the clock `exp`/`iat`/`nbf` are read against.
+    public init(configuration: ClientConfiguration, metadata: ProviderMetadata, keys: JWKSCache, clock: any VersolaClock) {
+        self.configuration = configuration
+        allowedAlgorithms = metadata.idTokenAlgorithms(for: configuration)
+        self.keys = keys
+        self.clock = clock
+        requirements = JWTClaimRequirements(
+            issuer: configuration.issuer, audience: configuration.clientID,
+            clockTolerance: configuration.clockTolerance)
+    }
+
+    /// Validates an ID token, fetching the key set when needed.
+    /// - Parameters:
+    ///   - idToken: the compact token.
+    ///   - nonce: the nonce sent in the authorization request, or nil when none was (a refresh).
+    ///   - accessToken: the access token issued with it, to check `at_hash` against.
+    ///   - previous: the claims of the token it replaces, after a refresh.
+    ///   - budget: the operation's budget, for key set fetches.
+    /// - Returns: the claims.
+    /// - Throws: `.configuration(.idTokenRejected)`; the key fetch's `.recoverable` errors.
+    public func validate(
+        _ idToken: String, nonce: String?, accessToken: String?, previous: IDTokenClaims? = nil,
+        budget: OperationBudget
+    ) async throws(VersolaError) -> IDTokenClaims {
+        let jws = try parse(idToken)
+        var keySet = try await keys.keySet(budget: budget)
+        var selection = selectKey(for: jws, in: keySet)
+        if case .missing = selection {
+            let keyID = jws.keyID
+            let algorithm = jws.algorithm
+            let refetched = try await keys.refetch(
+                unlessSatisfied: { set in
+                    if let keyID { return set.containsKey(withID: keyID) }
+                    return !set.candidates(keyID: nil, algorithm: algorithm).isEmpty
+                }, budget: budget)
+            guard let refetched else {
+                throw Self.rejected("\(selection.reason) (the key set was fetched again less than 60 s ago)")
+            }
+            keySet = refetched
+            selection = selectKey(for: jws, in: keySet)
+        }
+        return try check(jws, rawToken: idToken, selection: selection, nonce: nonce, accessToken: accessToken, previous: previous)
+    }
+
+    /// Validates an ID token against a key set the caller holds, without fetching (no refetch on
+    /// an unknown `kid`).
+    /// - Throws: `.configuration(.idTokenRejected)`.
+    public func validate(
+        _ idToken: String, keySet: JWKSet, nonce: String?, accessToken: String?, previous: IDTokenClaims? = nil
+    ) throws(VersolaError) -> IDTokenClaims {
+        let jws = try parse(idToken)
+        return try check(
+            jws, rawToken: idToken, selection: selectKey(for: jws, in: keySet), nonce: nonce, accessToken: accessToken,
+            previous: previous)
+    }
+
+    // MARK: Steps
+
+    private static func rejected(_ reason: String) -> VersolaError {
+        .configuration(.idTokenRejected(reason))
+    }
+
+    private func parse(_ idToken: String) throws(VersolaError) -> JWS {
+        let jws: JWS
+        do {
+            jws = try JWS(compact: idToken)
+        } catch {
+            throw Self.rejected(Self.reason(for: error))
+        }
+        guard allowedAlgorithms.contains(jws.algorithm) else {
+            let allowed = allowedAlgorithms.map(\.rawValue).sorted().joined(separator: ", ")
+            throw Self.rejected("algorithm \(jws.algorithm.rawValue) is not allowed (allowed: \(allowed))")
+        }
+        return jws
+    }
+
+    private enum KeySelection {
+        /// Keys to try, in order.
+        case candidates([JWK])
+        /// No key with the `kid` (or, without `kid`, none for the algorithm): refetch.
+        case missing(reason: String)
+        /// Keys exist but none may be used.
+        case unusable(reason: String)
+
+        var reason: String {
+            switch self {
+            case .candidates: ""
+            case .missing(let reason), .unusable(let reason): reason
+            }
+        }
+    }
+
+    private func selectKey(for jws: JWS, in keySet: JWKSet) -> KeySelection {
+        let algorithm = jws.algorithm
+        if let keyID = jws.keyID {
+            var named: [JWK] = []
+            for key in keySet.keys where key.keyID == keyID { named.append(key) }
+            if named.isEmpty { return .missing(reason: "no key with kid \(keyID) in the provider's key set") }
+            let usable = named.filter { $0.permits(algorithm) }
+            if usable.isEmpty {
+                return .unusable(reason: "key \(keyID) does not permit \(algorithm.rawValue)")
+            }
+            return .candidates(usable)
+        }
+        let usable = keySet.candidates(keyID: nil, algorithm: algorithm)
+        switch usable.count {
+        case 0:
+            return .missing(reason: "the token has no kid and no key in the provider's key set permits \(algorithm.rawValue)")
+        case 1:
+            return .candidates(usable)
+        default:
+            return .unusable(
+                reason: "the token has no kid and \(usable.count) keys of the provider's key set permit \(algorithm.rawValue)")
+        }
+    }
+
+    private func check(
+        _ jws: JWS, rawToken: String, selection: KeySelection, nonce: String?, accessToken: String?,
+        previous: IDTokenClaims?
+    ) throws(VersolaError) -> IDTokenClaims {
+        // Signature.
+        guard case .candidates(let candidates) = selection else { throw Self.rejected(selection.reason) }
+        var verified = false
+        for key in candidates {
+            do {
+                try jws.verify(with: key, allowedAlgorithms: allowedAlgorithms)
+                verified = true
+                break
+            } catch {
+                continue
+            }
+        }
+        guard verified else {
+            let names = candidates.map { $0.keyID ?? "without kid" }.joined(separator: ", ")
+            throw Self.rejected("signature does not verify with key \(names)")
+        }
+
+        // Registered claims: iss, aud, exp, nbf, iat.
+        let claims: JWTClaims
+        do {
+            claims = try JWTClaims(payload: jws.payload)
+        } catch {
+            throw Self.rejected("the payload is not a JSON object")
+        }
+        let now = clock.wallClockNow
+        do {
+            try claims.validate(requirements, now: now)
+        } catch {
+            throw Self.rejected(reason(for: error))
+        }
+        guard let subjectValue = claims["sub"] else { throw Self.rejected("sub is missing") }
+        guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected("sub is not a string") }
+
+        // azp: required with several audiences, equal to the client ID when present.
+        let clientID = configuration.clientID
+        let audiences = claims.audiences ?? []
+        if let azpValue = claims["azp"] {
+            guard let azp = azpValue.string else { throw Self.rejected("azp is not a string") }
+            guard azp == clientID else { throw Self.rejected("azp \(azp) is not \(clientID)") }
+        } else if audiences.count > 1 {
+            throw Self.rejected("azp is missing although aud lists \(audiences.count) audiences")
+        }
+
+        // nonce: equal to the request's when one was sent.
+        if let nonce {
+            guard let tokenNonce = claims["nonce"] else { throw Self.rejected("nonce is missing; the request sent one") }
+            guard tokenNonce.string == nonce else { throw Self.rejected("nonce differs from the request's") }
+        }
+
+        // at_hash: when present, the left half of the access token's hash.
+        if let atHashValue = claims["at_hash"], let accessToken {
+            guard let atHash = atHashValue.string else { throw Self.rejected("at_hash is not a string") }
+            guard atHash == Self.accessTokenHash(accessToken, algorithm: jws.algorithm) else {
+                throw Self.rejected("at_hash does not match the access token")
+            }
+        }
+
+        // After a refresh: the same iss, sub and aud (OIDC Core §12.2).
+        if let previous {
+            if claims.issuer != previous.issuer {
+                throw Self.rejected("iss differs from the previous ID token's")
+            }
+            if subject != previous.subject {
+                throw Self.rejected("sub differs from the previous ID token's")
+            }
+            if Set(audiences) != Set(previous.audiences) {
+                throw Self.rejected("aud differs from the previous ID token's")
+            }
+        }
+
+        guard let result = IDTokenClaims(claims: claims, rawToken: rawToken) else {
+            throw Self.rejected("a required claim is missing")
+        }
+        return result
+    }
+
+    /// The `at_hash` of an access token: the left half of its hash with the SHA-2 of the
+    /// token's algorithm (SHA-512 for EdDSA with Ed25519), base64url without padding.
+    public static func accessTokenHash(_ accessToken: String, algorithm: SignatureAlgorithm) -> String {
+        let bytes = Array(accessToken.utf8)
+        let digest: [UInt8] =
+            switch algorithm {
+            case .rs256, .ps256, .es256: SHA256.hash(bytes)
+            case .rs384, .ps384, .es384: SHA384.hash(bytes)
+            case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
+            }
+        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+
+    // MARK: Reasons
+
+    private static func reason(for error: JWSError) -> String {
+        switch error {
+        case .algorithmNone: "algorithm none is never accepted"
+        case .unsupportedAlgorithm(let name): "algorithm \(name) is never accepted (no HMAC, no unknown algorithms)"
+        case .algorithmNotAllowed(let algorithm): "algorithm \(algorithm.rawValue) is not allowed"
+        case .wrongNumberOfParts(let count): "not a compact JWS (\(count) parts)"
+        case .invalidBase64URL(let part, _): "the \(part.rawValue) is not base64url"
+        case .invalidJSON(let part, _): "the \(part.rawValue) is not JSON"
+        case .headerNotAnObject: "the header is not a JSON object"
+        case .missingAlgorithm: "the header has no alg"
+        case .invalidHeaderParameter(let name): "the header's \(name) has the wrong type"
+        case .invalidCriticalParameters: "the header's crit is malformed"
+        case .unsupportedCriticalParameters(let names): "the header marks \(names.joined(separator: ", ")) critical"
+        case .keyNotFound(let keyID): "no key \(keyID ?? "") in the provider's key set"
+        case .keyDoesNotPermitAlgorithm(let algorithm): "the key does not permit \(algorithm.rawValue)"
+        case .invalidSignature: "signature does not verify"
+        case .signerAlgorithmMismatch, .signingFailed: "the token could not be read"
+        }
+    }
+
+    private func reason(for error: JWTClaimError) -> String {
+        let tolerance = configuration.clockTolerance.components.seconds
+        switch error {
+        case .payloadNotAnObject: return "the payload is not a JSON object"
+        case .missingClaim(let name): return "\(name) is missing"
+        case .invalidClaim(let name): return "\(name) has the wrong type"
+        case .issuerMismatch(let expected, let actual): return "iss \(actual) is not \(expected)"
+        case .audienceMismatch(let expected, _): return "aud does not contain \(expected)"
+        case .expired(let expiration, let now):
+            return "expired \(Self.wholeSeconds(now.timeIntervalSince(expiration))) s ago (tolerance \(tolerance) s)"
+        case .notYetValid(let notBefore, let now):
+            return "not valid for another \(Self.wholeSeconds(notBefore.timeIntervalSince(now))) s (nbf; tolerance \(tolerance) s)"
+        case .issuedInFuture(let issuedAt, let now):
+            return
+                "issued \(Self.wholeSeconds(issuedAt.timeIntervalSince(now))) s in the future (iat; tolerance \(tolerance) s); check the clock"
+        }
+    }
+
+    private static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
+        guard interval.isFinite else { return 0 }
+        return Int64(max(min(interval.rounded(), 1e15), -1e15))
+    }
+}

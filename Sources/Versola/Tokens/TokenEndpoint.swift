@@ -1,0 +1,93 @@
+import Foundation
+
+/// The provider's token endpoint (RFC 6749 §3.2): the authorization-code exchange and the
+/// refresh-token grant, as a public client (`client_id` in the body, no secret).
+///
+/// Every request goes through the ``EndpointSender`` (which adds DPoP when the grant uses it).
+/// The exchange is sent with kind `.codeExchange` and is never repeated (R4, A6); the refresh
+/// with kind `.refresh`, repeated only when provably unprocessed (R6). Error answers are read
+/// through the one OAuth error mapping (E6, E9).
+///
+/// ```swift
+/// let endpoint = TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
+/// let tokens = try await endpoint.exchangeCode(code: code, verifier: pkce.verifier, redirectURI: redirect, budget: budget)
+/// ```
+public struct TokenEndpoint: Sendable {
+    /// The token endpoint URL.
+    public let url: URL
+    /// The public client's `client_id`.
+    public let clientID: String
+    private let sender: EndpointSender
+
+    /// Creates an endpoint from its URL.
+    public init(url: URL, clientID: String, sender: EndpointSender) {
+        self.url = url
+        self.clientID = clientID
+        self.sender = sender
+    }
+
+    /// Creates the endpoint the provider advertises, for the configured client.
+    public init(metadata: ProviderMetadata, configuration: ClientConfiguration, sender: EndpointSender) {
+        self.init(url: metadata.tokenEndpoint, clientID: configuration.clientID, sender: sender)
+    }
+
+    /// Exchanges an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). Sent once, never
+    /// repeated, not even after a dropped answer (R4).
+    /// - Parameters:
+    ///   - code: the code from the redirect.
+    ///   - verifier: the PKCE code verifier.
+    ///   - redirectURI: the redirect URI exactly as sent in the authorization request (A6).
+    ///   - budget: the operation's budget.
+    ///   - extra: further fields appended after the standard ones (e.g. `resource`).
+    /// - Returns: the tokens; the ID token is not validated here (see ``IDTokenValidator``).
+    /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
+    ///   `.reauthenticate(.grantRejected)`); `.recoverable` when nothing usable answered.
+    public func exchangeCode(
+        code: String, verifier: String, redirectURI: String, budget: OperationBudget, extra: [FormBody.Field] = []
+    ) async throws(VersolaError) -> TokenResponse {
+        var form = FormBody()
+        form.append("grant_type", "authorization_code")
+        form.append("code", code)
+        form.append("redirect_uri", redirectURI)
+        form.append("code_verifier", verifier)
+        form.append("client_id", clientID)
+        form.fields += extra
+        return try await post(form, kind: .codeExchange, budget: budget)
+    }
+
+    /// Uses a refresh token (RFC 6749 §6).
+    /// - Parameters:
+    ///   - refreshToken: the refresh token.
+    ///   - scope: a narrower scope to ask for, or nil for the original one.
+    ///   - budget: the operation's budget.
+    /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
+    /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
+    ///   `.reauthenticate(.grantRejected)`); `.recoverable` when nothing usable answered.
+    public func refresh(refreshToken: String, scope: String? = nil, budget: OperationBudget) async throws(VersolaError)
+        -> TokenResponse
+    {
+        var form = FormBody()
+        form.append("grant_type", "refresh_token")
+        form.append("refresh_token", refreshToken)
+        form.append("client_id", clientID)
+        if let scope { form.append("scope", scope) }
+        return try await post(form, kind: .refresh, budget: budget)
+    }
+
+    private func post(_ form: FormBody, kind: OperationKind, budget: OperationBudget) async throws(VersolaError)
+        -> TokenResponse
+    {
+        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
+        request.headers.add("Content-Type", FormBody.contentType)
+        request.headers.add("Accept", "application/json")
+        let response = try await sender.send(request, kind: kind, budget: budget)
+        guard response.isSuccess else {
+            let error = OAuthErrorResponse.versolaError(for: response, budget: budget)
+            let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"
+            sender.environment.log.record(
+                VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
+            throw error
+        }
+        return try TokenResponse(response, budget: budget)
+    }
+}

@@ -1,0 +1,28 @@
+import VersolaJOSE
+
+/// The claims the UserInfo endpoint returned (OIDC Core §5.3.2), already checked against the
+/// ID token's `sub` (A8).
+public struct UserInfo: Sendable, Hashable, CustomStringConvertible {
+    /// `sub`, equal to the ID token's.
+    public let subject: String
+    /// Every claim returned (strings are redacted when printed).
+    public let claims: JSONObject
+
+    /// Creates the value from checked claims.
+    init(subject: String, claims: JSONObject) {
+        self.subject = subject
+        self.claims = claims
+    }
+
+    /// `name`, when present.
+    public var name: String? { claims["name"]?.string }
+    /// `email`, when present.
+    public var email: String? { claims["email"]?.string }
+    /// `preferred_username`, when present.
+    public var preferredUsername: String? { claims["preferred_username"]?.string }
+
+    /// The subject and the claim names.
+    public var description: String {
+        "UserInfo(sub: \(subject), claims: \(claims.names.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import VersolaJOSE
+
+/// The provider's UserInfo endpoint (OIDC Core §5.3), read with the access token (A8).
+///
+/// Sent with kind `.read` (repeated per R5) through the ``EndpointSender``, which presents the
+/// token in the grant's scheme. Only plain JSON answers are read.
+///
+/// ```swift
+/// let endpoint = UserInfoEndpoint(url: metadata.userInfoEndpoint!, sender: sender)
+/// let info = try await endpoint.fetch(accessToken: token, expectedSubject: idClaims.subject, budget: budget)
+/// ```
+public struct UserInfoEndpoint: Sendable {
+    /// The UserInfo endpoint URL.
+    public let url: URL
+    private let sender: EndpointSender
+
+    /// Creates the endpoint.
+    public init(url: URL, sender: EndpointSender) {
+        self.url = url
+        self.sender = sender
+    }
+
+    /// Fetches the claims and checks that they describe the person of the ID token.
+    /// - Parameters:
+    ///   - accessToken: the access token.
+    ///   - expectedSubject: the ID token's `sub`.
+    ///   - budget: the operation's budget.
+    /// - Returns: the checked claims.
+    /// - Throws: `.configuration(.idTokenRejected)` when `sub` is missing or differs (the answer
+    ///   is not used); `.reauthenticate(.sessionRejected)` on a 401 (the session layer refreshes
+    ///   first); `.recoverable(.server)` for another status or a body that is not a JSON
+    ///   object; the sender's errors.
+    public func fetch(accessToken: String, expectedSubject: String, budget: OperationBudget) async throws(VersolaError)
+        -> UserInfo
+    {
+        var request = HTTPRequest(method: .get, url: url)
+        request.headers.add("Accept", "application/json")
+        let response = try await sender.send(request, kind: .read, budget: budget, accessToken: accessToken)
+        func serverFailure(_ reason: String?) -> VersolaError {
+            .recoverable(
+                .server(
+                    ServerFailure(
+                        status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed,
+                        errorDescription: reason)))
+        }
+        if response.status == 401 { throw .reauthenticate(.sessionRejected) }
+        guard response.status == 200 else { throw serverFailure(nil) }
+        guard let json = try? JSONValue(parsing: response.body), case .object(let claims) = json else {
+            throw serverFailure("the userinfo answer is not a JSON object")
+        }
+        guard let subject = claims["sub"]?.string else {
+            throw .configuration(.idTokenRejected("userinfo sub is missing"))
+        }
+        guard subject == expectedSubject else {
+            sender.environment.log.record(VersolaLogEvent(.warning, "userinfo answered for another subject; ignored"))
+            throw .configuration(.idTokenRejected("userinfo sub differs from the ID token's sub"))
+        }
+        return UserInfo(subject: subject, claims: claims)
+    }
+}
