@@ -22,7 +22,7 @@ var targets: [Target] = [
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
-        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola"],
+        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola", "VersolaTestIdP"],
         swiftSettings: strict
     ),
     .target(
