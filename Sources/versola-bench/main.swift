@@ -13,6 +13,7 @@ let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("crypto", cryptoBenchmarks),
     ("jose", joseBenchmarks),
     ("server", serverBenchmarks),
+    ("engine", engineBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {
