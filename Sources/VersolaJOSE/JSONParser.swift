@@ -87,7 +87,7 @@ struct JSONParser {
             guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
             let nameOffset = position
             let name = try parseString()
-            if members.count < 16 {
+            if members.count < 32 {
                 if members.contains(where: { $0.name == name }) {
                     throw JSONError(.duplicateMember(name), at: nameOffset)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VersolaJOSE
 
 /// The provider's signing keys (`jwks_uri`), fetched once and kept until a token names a key
@@ -24,7 +25,12 @@ public actor JWKSCache {
     /// Where the keys are published.
     public let jwksURI: URL
     private let sender: EndpointSender
-    private var current: JWKSet?
+    private var current: JWKSet? {
+        didSet { snapshot.withLock { $0 = current } }
+    }
+    /// A copy of `current` readable without a hop onto the actor: validating a token against
+    /// cached keys is on every login and refresh path and costs a few microseconds less.
+    private nonisolated let snapshot = Mutex<JWKSet?>(nil)
     private var lastRefetch: Duration?
     private var inFlight: Task<Result<JWKSet, VersolaError>, Never>?
 
@@ -38,6 +44,7 @@ public actor JWKSCache {
     public init(jwksURI: URL, sender: EndpointSender, keySet: JWKSet) {
         self.jwksURI = jwksURI
         self.sender = sender
+        snapshot.withLock { $0 = keySet }
         current = keySet
     }
 
@@ -49,8 +56,8 @@ public actor JWKSCache {
         return try await fetch(budget: budget)
     }
 
-    /// The key set as cached now, without fetching.
-    public var cachedKeySet: JWKSet? { current }
+    /// The key set as cached now, without fetching (and without waiting for the actor).
+    public nonisolated var cachedKeySet: JWKSet? { snapshot.withLock { $0 } }
 
     /// Fetches the key set again because a token needs a key the cached one lacks.
     ///

@@ -31,24 +31,35 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
     /// The compact token as received. Internal: a secret-adjacent credential.
     let rawToken: String
 
-    /// Reads the named claims from claims that were already checked.
+    /// Creates the value from claims the validator has checked.
+    init(
+        issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date, claims: JWTClaims,
+        rawToken: String
+    ) {
+        self.issuer = issuer
+        self.subject = subject
+        self.audiences = audiences
+        self.expiration = expiration
+        self.issuedAt = issuedAt
+        self.claims = claims
+        self.rawToken = rawToken
+        let object = claims.object
+        name = object["name"]?.string
+        email = object["email"]?.string
+        preferredUsername = object["preferred_username"]?.string
+        authenticationContextClass = object["acr"]?.string
+        authenticationTime = object["auth_time"]?.double.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
+    }
+
+    /// Reads the claims of a token without checking them.
     /// - Returns: nil when a required claim (`iss`, `sub`, `aud`, `exp`, `iat`) is missing.
     init?(claims: JWTClaims, rawToken: String) {
         guard let issuer = claims.issuer, let subject = claims.subject, let audiences = claims.audiences,
             let expiration = claims.expiration, let issuedAt = claims.issuedAt
         else { return nil }
-        self.issuer = issuer
-        self.subject = subject
-        self.audiences = audiences
-        name = claims["name"]?.string
-        email = claims["email"]?.string
-        preferredUsername = claims["preferred_username"]?.string
-        authenticationContextClass = claims["acr"]?.string
-        authenticationTime = claims["auth_time"]?.double.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
-        self.expiration = expiration
-        self.issuedAt = issuedAt
-        self.claims = claims
-        self.rawToken = rawToken
+        self.init(
+            issuer: issuer, subject: subject, audiences: audiences, expiration: expiration, issuedAt: issuedAt,
+            claims: claims, rawToken: rawToken)
     }
 
     /// Reads a stored ID token that was validated when it was received, without checking it

@@ -30,7 +30,7 @@ public struct IDTokenValidator: Sendable {
     /// The provider's keys.
     public let keys: JWKSCache
     private let clock: any VersolaClock
-    private let requirements: JWTClaimRequirements
+    private let toleranceSeconds: Double
 
     /// Creates a validator.
     /// - Parameters:
@@ -43,9 +43,8 @@ public struct IDTokenValidator: Sendable {
         allowedAlgorithms = metadata.idTokenAlgorithms(for: configuration)
         self.keys = keys
         self.clock = clock
-        requirements = JWTClaimRequirements(
-            issuer: configuration.issuer, audience: configuration.clientID,
-            clockTolerance: configuration.clockTolerance)
+        let tolerance = min(max(configuration.clockTolerance, .zero), ClientConfiguration.maximumClockTolerance)
+        toleranceSeconds = Double(tolerance.components.seconds) + Double(tolerance.components.attoseconds) / 1e18
     }
 
     /// Validates an ID token, fetching the key set when needed.
@@ -62,7 +61,12 @@ public struct IDTokenValidator: Sendable {
         budget: OperationBudget
     ) async throws(VersolaError) -> IDTokenClaims {
         let jws = try parse(idToken)
-        var keySet = try await keys.keySet(budget: budget)
+        var keySet: JWKSet
+        if let cached = keys.cachedKeySet {
+            keySet = cached
+        } else {
+            keySet = try await keys.keySet(budget: budget)
+        }
         var selection = selectKey(for: jws, in: keySet)
         if case .missing = selection {
             let keyID = jws.keyID
@@ -174,40 +178,60 @@ public struct IDTokenValidator: Sendable {
             throw Self.rejected("signature does not verify with key \(names)")
         }
 
-        // Registered claims: iss, aud, exp, nbf, iat.
+        // Each claim is looked up once; the payload's member list is short and linear.
         let claims: JWTClaims
         do {
             claims = try JWTClaims(payload: jws.payload)
         } catch {
             throw Self.rejected("the payload is not a JSON object")
         }
-        let now = clock.wallClockNow
-        do {
-            try claims.validate(requirements, now: now)
-        } catch {
-            throw Self.rejected(reason(for: error))
-        }
-        guard let subjectValue = claims["sub"] else { throw Self.rejected("sub is missing") }
+        let object = claims.object
+
+        // iss: exactly the configured issuer.
+        guard let issuerValue = object["iss"] else { throw Self.rejected("iss is missing") }
+        guard let issuer = issuerValue.string else { throw Self.rejected("iss is not a string") }
+        guard issuer == configuration.issuer else { throw Self.rejected("iss \(issuer) is not \(configuration.issuer)") }
+
+        // sub: a non-empty string.
+        guard let subjectValue = object["sub"] else { throw Self.rejected("sub is missing") }
         guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected("sub is not a string") }
 
-        // azp: required with several audiences, equal to the client ID when present.
+        // aud: contains the client ID; azp required with several audiences, the client ID when present.
         let clientID = configuration.clientID
-        let audiences = claims.audiences ?? []
-        if let azpValue = claims["azp"] {
+        let audiences = try Self.audiences(object["aud"])
+        guard audiences.contains(clientID) else { throw Self.rejected("aud does not contain \(clientID)") }
+        if let azpValue = object["azp"] {
             guard let azp = azpValue.string else { throw Self.rejected("azp is not a string") }
             guard azp == clientID else { throw Self.rejected("azp \(azp) is not \(clientID)") }
         } else if audiences.count > 1 {
             throw Self.rejected("azp is missing although aud lists \(audiences.count) audiences")
         }
 
+        // exp, iat (required) and nbf, with the configured tolerance, on the injected clock.
+        let now = clock.wallClockNow.timeIntervalSince1970
+        let tolerance = toleranceSeconds
+        guard let expiration = try Self.seconds("exp", object["exp"]) else { throw Self.rejected("exp is missing") }
+        guard let issuedAt = try Self.seconds("iat", object["iat"]) else { throw Self.rejected("iat is missing") }
+        if now >= expiration + tolerance {
+            throw Self.rejected("expired \(Self.wholeSeconds(now - expiration)) s ago (tolerance \(Int64(tolerance)) s)")
+        }
+        if issuedAt > now + tolerance {
+            throw Self.rejected(
+                "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s); check the clock")
+        }
+        if let notBefore = try Self.seconds("nbf", object["nbf"]), now < notBefore - tolerance {
+            throw Self.rejected(
+                "not valid for another \(Self.wholeSeconds(notBefore - now)) s (nbf; tolerance \(Int64(tolerance)) s)")
+        }
+
         // nonce: equal to the request's when one was sent.
         if let nonce {
-            guard let tokenNonce = claims["nonce"] else { throw Self.rejected("nonce is missing; the request sent one") }
+            guard let tokenNonce = object["nonce"] else { throw Self.rejected("nonce is missing; the request sent one") }
             guard tokenNonce.string == nonce else { throw Self.rejected("nonce differs from the request's") }
         }
 
         // at_hash: when present, the left half of the access token's hash.
-        if let atHashValue = claims["at_hash"], let accessToken {
+        if let accessToken, let atHashValue = object["at_hash"] {
             guard let atHash = atHashValue.string else { throw Self.rejected("at_hash is not a string") }
             guard atHash == Self.accessTokenHash(accessToken, algorithm: jws.algorithm) else {
                 throw Self.rejected("at_hash does not match the access token")
@@ -216,21 +240,38 @@ public struct IDTokenValidator: Sendable {
 
         // After a refresh: the same iss, sub and aud (OIDC Core §12.2).
         if let previous {
-            if claims.issuer != previous.issuer {
-                throw Self.rejected("iss differs from the previous ID token's")
-            }
-            if subject != previous.subject {
-                throw Self.rejected("sub differs from the previous ID token's")
-            }
+            if issuer != previous.issuer { throw Self.rejected("iss differs from the previous ID token's") }
+            if subject != previous.subject { throw Self.rejected("sub differs from the previous ID token's") }
             if Set(audiences) != Set(previous.audiences) {
                 throw Self.rejected("aud differs from the previous ID token's")
             }
         }
 
-        guard let result = IDTokenClaims(claims: claims, rawToken: rawToken) else {
-            throw Self.rejected("a required claim is missing")
+        return IDTokenClaims(
+            issuer: issuer, subject: subject, audiences: audiences,
+            expiration: Date(timeIntervalSince1970: expiration), issuedAt: Date(timeIntervalSince1970: issuedAt),
+            claims: claims, rawToken: rawToken)
+    }
+
+    /// `aud` as a list: a string, or a non-empty array of strings.
+    private static func audiences(_ value: JSONValue?) throws(VersolaError) -> [String] {
+        guard let value else { throw rejected("aud is missing") }
+        if let single = value.string { return [single] }
+        guard let elements = value.array, !elements.isEmpty else { throw rejected("aud is not a string or an array") }
+        var audiences: [String] = []
+        audiences.reserveCapacity(elements.count)
+        for element in elements {
+            guard let audience = element.string else { throw rejected("aud has an element that is not a string") }
+            audiences.append(audience)
         }
-        return result
+        return audiences
+    }
+
+    /// A NumericDate claim in seconds: nil when absent, rejected when not a finite number.
+    private static func seconds(_ name: String, _ value: JSONValue?) throws(VersolaError) -> Double? {
+        guard let value else { return nil }
+        guard let seconds = value.double, seconds.isFinite else { throw rejected("\(name) is not a number") }
+        return seconds
     }
 
     /// The `at_hash` of an access token: the left half of its hash with the SHA-2 of the
@@ -265,24 +306,6 @@ public struct IDTokenValidator: Sendable {
         case .keyDoesNotPermitAlgorithm(let algorithm): "the key does not permit \(algorithm.rawValue)"
         case .invalidSignature: "signature does not verify"
         case .signerAlgorithmMismatch, .signingFailed: "the token could not be read"
-        }
-    }
-
-    private func reason(for error: JWTClaimError) -> String {
-        let tolerance = configuration.clockTolerance.components.seconds
-        switch error {
-        case .payloadNotAnObject: return "the payload is not a JSON object"
-        case .missingClaim(let name): return "\(name) is missing"
-        case .invalidClaim(let name): return "\(name) has the wrong type"
-        case .issuerMismatch(let expected, let actual): return "iss \(actual) is not \(expected)"
-        case .audienceMismatch(let expected, _): return "aud does not contain \(expected)"
-        case .expired(let expiration, let now):
-            return "expired \(Self.wholeSeconds(now.timeIntervalSince(expiration))) s ago (tolerance \(tolerance) s)"
-        case .notYetValid(let notBefore, let now):
-            return "not valid for another \(Self.wholeSeconds(notBefore.timeIntervalSince(now))) s (nbf; tolerance \(tolerance) s)"
-        case .issuedInFuture(let issuedAt, let now):
-            return
-                "issued \(Self.wholeSeconds(issuedAt.timeIntervalSince(now))) s in the future (iat; tolerance \(tolerance) s); check the clock"
         }
     }
 

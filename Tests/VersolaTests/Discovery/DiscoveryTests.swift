@@ -243,7 +243,7 @@ struct DiscoveryTests {
         #expect(try supports(["code_challenge_methods_supported": nil]) == nil)
     }
 
-    @Test("D5: DPoP without advertised ES256 is providerUnsupported unless Bearer fallback is allowed")
+    @Test("DPoP without advertised ES256 is providerUnsupported unless Bearer fallback is allowed")
     func dpopSupport() throws {
         expectUnsupported(try supports(["dpop_signing_alg_values_supported": nil]), mentioning: "dpop_signing_alg_values_supported")
         expectUnsupported(try supports(["dpop_signing_alg_values_supported": ["RS256"]]), mentioning: "ES256")
