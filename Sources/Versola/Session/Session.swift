@@ -22,6 +22,7 @@ public actor Session {
     /// The authorization engine.
     public nonisolated let client: OpenIDClient
     private let store: any SessionStore
+    private let browser: any BrowserLauncher
     private let publisher = StatePublisher(state: .unauthenticated)
     private var machine = SessionMachine()
     private var grant: Grant?
@@ -40,6 +41,7 @@ public actor Session {
         try configuration.validate()
         self.configuration = configuration
         self.store = store
+        self.browser = browser
         self.client = try OpenIDClient(configuration: configuration.client, environment: environment, browser: browser)
         self.freshness = AccessTokenFreshness(margin: configuration.refreshMargin)
     }
@@ -101,7 +103,7 @@ public actor Session {
                 dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
             held = nil
             publisher.setUser(SessionUser(claims))
-            await client.restoreNonces(record.dpopNonces)
+            client.dpopNonces.restore(record.dpopNonces)
             await perform(apply(.restored(.grant(hasPendingRequest: record.pendingAuthorization != nil))))
         } else if let request = record.pendingAuthorization {
             pending = request
@@ -195,7 +197,7 @@ public actor Session {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
             subject: newGrant.claims.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
-            dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: await client.nonceSnapshot())
+            dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
         try await store.withExclusiveAccess { () throws(VersolaError) in try await store.save(record) }
         grant = newGrant
         pending = nil
@@ -247,7 +249,7 @@ public actor Session {
 
     private func performRefresh(from current: Grant) async throws(VersolaError) -> Grant {
         _ = apply(.refreshStarted)
-        do {
+        do throws(VersolaError) {
             let renewed = try await store.withExclusiveAccess { () throws(VersolaError) -> Grant in
                 var record = try await store.load()
                     ?? SessionRecord(issuer: configuration.client.issuer, clientID: configuration.client.clientID)
@@ -265,7 +267,7 @@ public actor Session {
                 record.refreshInFlight = RefreshInFlight(refreshToken: refreshToken, startedAt: client.environment.clock.wallClockNow)
                 try await store.save(record)
                 let renewed: Grant
-                do {
+                do throws(VersolaError) {
                     renewed = try await client.refresh(base)
                 } catch {
                     if Self.nothingWasProcessed(error) {
@@ -279,7 +281,7 @@ public actor Session {
                 record.idToken = renewed.idToken
                 record.subject = renewed.claims.subject
                 record.dpopPrivateKey = renewed.dpopKey?.rawRepresentation
-                record.dpopNonces = await client.nonceSnapshot()
+                record.dpopNonces = client.dpopNonces.snapshot()
                 record.refreshInFlight = nil
                 try await store.save(record)
                 return renewed
@@ -351,13 +353,11 @@ public actor Session {
 
     /// RFC 9470 step-up challenge in a 401's `WWW-Authenticate`, if that is what it is (A10).
     static func stepUpChallenge(in response: HTTPResponse) -> StepUpChallenge? {
-        for field in response.headers.values("WWW-Authenticate") {
-            for challenge in WWWAuthenticate.parse(field)
-            where challenge.parameters["error"] == "insufficient_user_authentication" {
-                let acr = challenge.parameters["acr_values"].map { $0.split(separator: " ").map(String.init) } ?? []
-                let maxAge = challenge.parameters["max_age"].flatMap { Int($0) }
-                return StepUpChallenge(acrValues: acr, maxAge: maxAge)
-            }
+        for challenge in WWWAuthenticate(headers: response.headers).challenges
+        where challenge.error == "insufficient_user_authentication" {
+            let acr = challenge["acr_values"].map { $0.split(separator: " ").map(String.init) } ?? []
+            let maxAge = challenge["max_age"].flatMap { Int($0) }
+            return StepUpChallenge(acrValues: acr, maxAge: maxAge)
         }
         return nil
     }
@@ -372,9 +372,21 @@ public actor Session {
         _ = apply(.logoutStarted)
         if let ending {
             await client.revoke(ending)
-            if endSession { await client.endSession(ending) }
+            if endSession { await openEndSession(for: ending) }
         }
         await perform(apply(.logoutFinished))
+    }
+
+    /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint;
+    /// a missing endpoint or browser changes nothing (S9).
+    private func openEndSession(for grant: Grant) async {
+        guard let metadata = try? await client.metadata(), let endpoint = metadata.endSessionEndpoint else { return }
+        let query = FormBody([
+            FormBody.Field(name: "id_token_hint", value: grant.idToken),
+            FormBody.Field(name: "client_id", value: configuration.client.clientID),
+        ])
+        let base = endpoint.absoluteString
+        _ = await browser.open(base + (base.contains("?") ? "&" : "?") + query.encodedString)
     }
 
     // MARK: Machine
