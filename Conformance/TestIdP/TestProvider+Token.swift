@@ -124,8 +124,9 @@ extension TestProvider {
         client: TestClient, scope: String, thumbprint: String?, acr: String?, authTime: Date, nonce: String?,
         family: String, endpoint: TestEndpoint
     ) -> HTTPServerAction {
-        let accessToken = opaqueValue()
         let lifetime = configuration.accessTokenLifetime
+        let accessToken = configuration.jwtAccessTokens
+            ? mintAccessTokenJWT(client: client, scope: scope, thumbprint: thumbprint, lifetime: lifetime) : opaqueValue()
         accessTokens[accessToken] = AccessTokenRecord(
             subject: configuration.user.subject, clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr,
             expiresAt: now() + TimeInterval(lifetime), family: family)
@@ -141,10 +142,27 @@ extension TestProvider {
                 clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr, authTime: authTime, family: family)
             answer["refresh_token"] = .string(refreshToken)
         }
-        answer["id_token"] = .string(
-            mintIDToken(
-                IDTokenContent(clientID: client.id, nonce: nonce, authTime: authTime, acr: acr, accessToken: accessToken),
-                algorithm: client.idTokenAlgorithm))
+        if nonce != nil || configuration.issueIDTokenOnRefresh {
+            answer["id_token"] = .string(
+                mintIDToken(
+                    IDTokenContent(clientID: client.id, nonce: nonce, authTime: authTime, acr: acr, accessToken: accessToken),
+                    algorithm: client.idTokenAlgorithm))
+        }
         return jsonAnswer(.object(answer), headers: nonceHeader(for: endpoint))
+    }
+
+    /// An RFC 9068 access token: a JWT with `exp`, signed with the provider's RSA key, bound
+    /// with `cnf.jkt` when DPoP is used.
+    private func mintAccessTokenJWT(client: TestClient, scope: String, thumbprint: String?, lifetime: Int) -> String {
+        let issuedAt = Int64(now().timeIntervalSince1970)
+        var claims: JSONObject = [
+            "iss": .string(issuer), "sub": .string(configuration.user.subject), "aud": .string(url(of: .resource)),
+            "client_id": .string(client.id), "scope": .string(scope), "iat": .integer(issuedAt),
+            "exp": .integer(issuedAt + Int64(lifetime)), "jti": .string(opaqueValue()),
+        ]
+        if let thumbprint { claims["cnf"] = .object(["jkt": .string(thumbprint)]) }
+        let (signer, keyID) = signingKeys.signer(for: .rs256, rogue: false)
+        return (try? JWS.sign(header: ["typ": "at+jwt", "kid": .string(keyID)], payload: .object(claims), signer: signer))
+            ?? opaqueValue()
     }
 }

@@ -80,6 +80,10 @@ public struct TestProviderConfiguration: Sendable {
     public var advertiseIssuerParameter = true
     /// Issue refresh tokens.
     public var issueRefreshTokens = true
+    /// Issue a new ID token with every refresh (many providers do not).
+    public var issueIDTokenOnRefresh = true
+    /// Issue access tokens as signed JWTs (RFC 9068) carrying `exp`, instead of opaque values.
+    public var jwtAccessTokens = false
     /// Access token lifetime, seconds.
     public var accessTokenLifetime: Int = 300
     /// ID token lifetime, seconds.

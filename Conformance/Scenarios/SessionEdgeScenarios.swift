@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import Versola
+import VersolaTestIdP
+
+/// Scenarios for the clock rules (T3), locked storage (S10), the states themselves
+/// (S1, S2) and the error hierarchy's promises (E5, E6).
+@Suite(.serialized) struct SessionEdgeScenarios {
+    @Test("T3: a device clock an hour fast costs one extra refresh, then the local deadline is trusted")
+    func fastClock() async throws {
+        let rig = try await SessionRig(configure: {
+            $0.jwtAccessTokens = true
+            $0.issueIDTokenOnRefresh = false
+        })
+        await rig.session.start()
+        try await rig.session.login()
+        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(3600))
+        let first = try await rig.session.accessToken()
+        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+        // The brand-new token also reads expired by exp: from now on only the local deadline counts.
+        #expect(try await rig.session.accessToken() == first)
+        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+        // The local deadline still expires tokens.
+        rig.clock.manual.advance(by: .seconds(200))
+        #expect(try await rig.session.accessToken() != first)
+        #expect(await rig.tokenRequests(grant: "refresh_token") == 2)
+        await rig.stop()
+    }
+
+    @Test("T3: a clock corrected after minting changes nothing: the local deadline is monotonic")
+    func correctedClock() async throws {
+        let rig = try await SessionRig(configure: { $0.jwtAccessTokens = true })
+        await rig.session.start()
+        try await rig.session.login()
+        let first = try await rig.session.accessToken()
+        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(-3600))
+        #expect(try await rig.session.accessToken() == first)
+        #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
+        await rig.stop()
+    }
+
+    @Test("S10: a locked passphrase store gives locked and unlockRequired; unlocking returns the session intact")
+    func lockedStore() async throws {
+        let rig = try await SessionRig()
+        let passphrase = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
+        let source = try #require(passphrase.passphraseKeySource)
+        try await source.unlock(passphrase: "correct horse battery staple")
+        let configuration = SessionConfiguration(client: rig.configuration.client, profile: "vault")
+        let first = try SessionRig.makeSession(
+            configuration: configuration, storage: passphrase, clock: rig.clock, browser: rig.browser)
+        await first.start()
+        try await first.login()
+
+        // A new process: the passphrase is not known yet.
+        let later = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
+        let session = try SessionRig.makeSession(configuration: configuration, storage: later, clock: rig.clock, browser: rig.browser)
+        await session.start()
+        #expect(session.state == .locked)
+        #expect(session.state.holdsGrant)
+        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { _ = try await session.accessToken() }
+        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.login() }
+        // A wrong passphrase leaves it locked and wipes nothing.
+        let laterSource = try #require(later.passphraseKeySource)
+        await #expect(throws: VersolaError.self) { try await laterSource.unlock(passphrase: "wrong") }
+        #expect(FileManager.default.fileExists(atPath: later.store.recordFile.path))
+        try await laterSource.unlock(passphrase: "correct horse battery staple")
+        await session.unlocked()
+        #expect(session.state == .authenticated)
+        #expect(session.user?.subject == TestUser().subject)
+        _ = try await session.accessToken()
+        await rig.stop()
+    }
+
+    @Test("S1 S2 S3: every state published is one of the seven, and the user stays known while a grant is held")
+    func onlySevenStates() async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        let log = StateLog(rig.session)
+        try await rig.session.login()
+        _ = try await rig.session.accessToken(forceRefresh: true)
+        await rig.idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "urn:example:mfa", maxAge: nil)))
+        _ = try? await rig.session.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
+        #expect(rig.session.state == .stepUpRequired)
+        #expect(rig.session.user != nil)
+        await rig.session.logout()
+        await log.wait(for: 7)
+        let seen = log.all
+        #expect(seen.allSatisfy { SessionState.allCases.contains($0) })
+        #expect(seen == [.unauthenticated, .authorizing, .authenticated, .refreshing, .authenticated, .stepUpRequired, .loggingOut, .unauthenticated])
+        await rig.stop()
+    }
+
+    @Test(
+        "E6 E9: invalid_grant is grantRejected whatever the status and description",
+        arguments: [400, 401, 403])
+    func oneCategoryPerCode(status: Int) async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        let body = #"{"error":"invalid_grant","error_description":"temporarily unavailable, try again"}"#
+        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: status, body: body)))
+        do {
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            Issue.record("a refused refresh succeeded")
+        } catch {
+            #expect(error == .reauthenticate(.grantRejected))
+        }
+        await rig.stop()
+    }
+
+    @Test("E5 E13: the hierarchy is closed: every case has one category and one wire name")
+    func closedHierarchy() {
+        let samples: [VersolaError] = [
+            .recoverable(.userCancelled), .recoverable(.systemCancelled), .recoverable(.pendingRequestExpired),
+            .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "o"))),
+            .recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))),
+            .recoverable(.unlockRequired), .recoverable(.nonceLoop),
+            .reauthenticate(.authorizationDenied), .reauthenticate(.interactionRequired),
+            .reauthenticate(.credentialsInvalidated), .reauthenticate(.grantRejected),
+            .reauthenticate(.sessionRejected), .reauthenticate(.sessionExpired),
+            .stepUp(StepUpChallenge(acrValues: ["a"], maxAge: 1)),
+            .configuration(.stateMismatch), .configuration(.issuerMismatch), .configuration(.idTokenRejected("r")),
+            .configuration(.providerUnsupported("r")), .configuration(.invalidConfiguration("r")),
+            .configuration(.authorizationRejected("r")), .configuration(.discoveryIssuerMismatch(expected: "a", actual: "b")),
+        ]
+        for error in samples {
+            // An exhaustive switch without `default`: a new case stops this file compiling (E5).
+            let category: String
+            switch error {
+            case .recoverable: category = "recoverable"
+            case .reauthenticate: category = "reauthenticate"
+            case .stepUp: category = "stepUp"
+            case .configuration: category = "configuration"
+            }
+            #expect(error.category == category)
+        }
+        #expect(Set(samples.map(\.cause)).count == samples.count)
+    }
+}
