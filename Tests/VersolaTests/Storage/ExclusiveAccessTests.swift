@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -107,11 +108,11 @@ private actor SessionLikeOwner {
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
         let lockFile = directory.file("versola/work/lock")
-        let inside = try await store.withExclusiveAccess { () throws(VersolaError) -> Int32 in
-            Self.tryFlock(lockFile)
+        let inside = try await store.withExclusiveAccess { () throws(VersolaError) -> Int32? in
+            await Self.tryFlock(lockFile)
         }
         #expect(inside == 1)  // flock -n: busy
-        #expect(Self.tryFlock(lockFile) == 0)  // free again afterwards
+        #expect(await Self.tryFlock(lockFile) == 0)  // free again afterwards
     }
 
     // T2 across processes: while another process holds the flock, the body waits for it.
@@ -130,7 +131,7 @@ private actor SessionLikeOwner {
         child.standardInput = toChild
         child.standardOutput = fromChild
         try child.run()
-        let greeting = fromChild.fileHandleForReading.availableData
+        let greeting = await Self.readAvailable(fromChild.fileHandleForReading)
         #expect(String(decoding: greeting, as: UTF8.self) == "held\n")
 
         let (events, continuation) = AsyncStream.makeStream(of: String.self)
@@ -150,21 +151,21 @@ private actor SessionLikeOwner {
         try toChild.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
         let sawMarker = try await waiter.value
         #expect(sawMarker)
-        child.waitUntilExit()
+        // The child has released the lock, so it has exited or is exiting: the pipe closes.
+        _ = await Self.readAvailable(fromChild.fileHandleForReading)
         continuation.finish()
     }
 
-    /// Runs `flock -n <file> true`: 0 when the lock was free, 1 when held elsewhere.
-    private static func tryFlock(_ path: String) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = ["-n", path, "true"]
-        do {
-            try process.run()
-        } catch {
-            return -1
+    /// Runs `flock -n <file> true` off the cooperative pool: 0 when the lock was free, 1 when
+    /// held elsewhere.
+    private static func tryFlock(_ path: String) async -> Int32? {
+        await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/flock"), arguments: ["-n", path, "true"])?.status
+    }
+
+    /// Reads what is available on `handle` without blocking a cooperative thread.
+    private static func readAvailable(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.availableData) }
         }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }
