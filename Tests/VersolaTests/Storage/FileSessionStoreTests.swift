@@ -54,6 +54,20 @@ import VersolaCrypto
         #expect(permissions(directory.file("versola/work")) == 0o700)
     }
 
+    // L3: files left with loose modes (by hand, by an old version) come back to 0600.
+    @Test func existingLooseFilesAreTightened() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StorageSamples.store(directory)
+        try await store.save(StorageSamples.minimal)
+        try await store.withExclusiveAccess { () throws(VersolaError) in }
+        chmod(directory.file("versola/work/session"), 0o644)
+        chmod(directory.file("versola/work/lock"), 0o666)
+        try await store.save(StorageSamples.full)
+        try await store.withExclusiveAccess { () throws(VersolaError) in }
+        #expect(permissions(directory.file("versola/work/session")) == 0o600)
+        #expect(permissions(directory.file("versola/work/lock")) == 0o600)
+    }
+
     // P5: a crash before the rename leaves a stray temp file; the old record still loads.
     @Test func strayTempFileDoesNotReplaceTheRecord() async throws {
         let directory = try TemporaryDirectory()
