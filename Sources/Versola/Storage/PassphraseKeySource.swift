@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import VersolaCrypto
 import VersolaJOSE
@@ -59,27 +60,41 @@ public actor PassphraseKeySource: KeySource {
     public func unlock(passphrase: String) async throws(VersolaError) {
         guard !passphrase.isEmpty else { throw .recoverable(.unlockRequired) }
         let secret = Array(passphrase.utf8)
+        let directory = self.directory
+        let parameters = self.parameters
+        // scrypt takes a good fraction of a second by design: keep it off the cooperative pool.
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SymmetricKey, VersolaError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Self.checkedKey(secret, directory: directory, parameters: parameters))
+            }
+        }
+        key = try outcome.get()
+    }
+
+    /// The key for `secret`, checked against the passphrase file (created when missing).
+    private static func checkedKey(
+        _ secret: [UInt8], directory: ProfileDirectory, parameters: KeyDerivation.ScryptParameters
+    ) -> Result<SymmetricKey, VersolaError> {
+        let context = checkContext(directory)
         do {
-            if let stored = try readSettings() {
-                key = try stored.verify(secret, context: checkContext)
-                return
+            if let stored = try readSettings(directory) {
+                return .success(try stored.verify(secret, context: context))
             }
             try directory.ensure()
-            let fresh = try PassphraseSettings.create(passphrase: secret, parameters: parameters, context: checkContext)
+            let fresh = try PassphraseSettings.create(passphrase: secret, parameters: parameters, context: context)
             if try PrivateFiles.createExclusively(fresh.settings.serialized(), at: directory.passphrasePath, in: directory.path)
             {
-                key = fresh.key
-                return
+                return .success(fresh.key)
             }
             // Another process set the passphrase first: check against theirs.
-            guard let stored = try readSettings() else { throw damaged }
-            key = try stored.verify(secret, context: checkContext)
+            guard let stored = try readSettings(directory) else { return .failure(damaged(directory)) }
+            return .success(try stored.verify(secret, context: context))
         } catch let failure as FileSystemFailure {
-            throw failure.versolaError
+            return .failure(failure.versolaError)
         } catch let error as VersolaError {
-            throw error
+            return .failure(error)
         } catch {
-            throw damaged
+            return .failure(damaged(directory))
         }
     }
 
@@ -95,23 +110,23 @@ public actor PassphraseKeySource: KeySource {
         return key
     }
 
-    private nonisolated var checkContext: [UInt8] {
-        Self.checkConstant + Array(" profile \(directory.profile)".utf8)
+    private static func checkContext(_ directory: ProfileDirectory) -> [UInt8] {
+        checkConstant + Array(" profile \(directory.profile)".utf8)
     }
 
-    private nonisolated var damaged: VersolaError {
+    private static func damaged(_ directory: ProfileDirectory) -> VersolaError {
         .configuration(
             .invalidConfiguration(
                 "passphrase file \(directory.passphrasePath) is damaged; remove it to set a new passphrase (the stored session is then lost)"
             ))
     }
 
-    private func readSettings() throws -> PassphraseSettings? {
-        switch try PrivateFiles.read(directory.passphrasePath, limit: Self.maximumFileSize) {
+    private static func readSettings(_ directory: ProfileDirectory) throws -> PassphraseSettings? {
+        switch try PrivateFiles.read(directory.passphrasePath, limit: maximumFileSize) {
         case .missing: return nil
-        case .tooLarge: throw damaged
+        case .tooLarge: throw damaged(directory)
         case .contents(let bytes):
-            guard let settings = PassphraseSettings(serialized: bytes) else { throw damaged }
+            guard let settings = PassphraseSettings(serialized: bytes) else { throw damaged(directory) }
             return settings
         }
     }

@@ -29,5 +29,6 @@ public struct RefreshInFlight: Sendable, Hashable, CustomStringConvertible {
         constantTimeEqual(SHA256.hash(Array(refreshToken.utf8)), tokenDigest)
     }
 
+    /// The start time only, never the digest.
     public var description: String { "RefreshInFlight(started \(startedAt))" }
 }

@@ -42,6 +42,7 @@ public enum KeyDerivation {
             return sum.addingReportingOverflow(1 << 20).overflow ? nil : sum + (1 << 20)
         }
 
+        /// The parameters as `scrypt(N=…, r=…, p=…)`.
         public var description: String { "scrypt(N=\(cost), r=\(blockSize), p=\(parallelism))" }
     }
 

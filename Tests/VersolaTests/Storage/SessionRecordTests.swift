@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VersolaJOSE
+
+@testable import Versola
+
+@Suite struct SessionRecordTests {
+    @Test func everyFieldRoundTrips() throws {
+        for record in [StorageSamples.full, StorageSamples.minimal] {
+            let decoded = try SessionRecord(serialized: record.serialized())
+            #expect(decoded == record)
+        }
+        let decoded = try SessionRecord(serialized: StorageSamples.full.serialized())
+        #expect(decoded.pendingAuthorization?.createdAt == StorageSamples.createdAt)
+        #expect(decoded.pendingAuthorization?.codeVerifier == "verifier-SECRET-0123456789")
+        #expect(decoded.refreshInFlight?.concerns(refreshToken: "refresh-SECRET-abc") == true)
+        #expect(decoded.refreshInFlight?.concerns(refreshToken: "another") == false)
+    }
+
+    @Test func serializationIsDeterministic() {
+        #expect(StorageSamples.full.serialized() == StorageSamples.full.serialized())
+    }
+
+    // P4: no access token and no parsed claims in the type nor in what is written.
+    @Test func noAccessTokenNorClaimsAreStored() throws {
+        let fields = Mirror(reflecting: StorageSamples.full).children.compactMap(\.label)
+        #expect(
+            Set(fields)
+                == [
+                    "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey", "pendingAuthorization",
+                    "dpopNonces", "refreshInFlight",
+                ])
+        let json = try JSONValue(parsing: StorageSamples.full.serialized())
+        let names = try #require(json.object?.names)
+        #expect(
+            names == [
+                "version", "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey",
+                "pendingAuthorization", "dpopNonces", "refreshInFlight",
+            ])
+        for name in names { #expect(!name.lowercased().contains("access") && !name.lowercased().contains("claim")) }
+        // The in-flight marker holds a digest, never the token.
+        let text = String(decoding: StorageSamples.full.serialized(), as: UTF8.self)
+        #expect(text.components(separatedBy: "refresh-SECRET-abc").count == 2)  // only the refreshToken member
+    }
+
+    @Test func descriptionShowsNoSecret() {
+        let text = "\(StorageSamples.full) \(StorageSamples.full.refreshInFlight!)"
+        for secret in ["refresh-SECRET", "sig-SECRET", "verifier-SECRET", "nonce-1", "user-42"] {
+            #expect(!text.contains(secret))
+        }
+        #expect(text.contains("refresh token") && text.contains("DPoP key"))
+    }
+
+    private func mutated(_ change: (inout JSONObject) -> Void) throws -> [UInt8] {
+        var object = try #require(try JSONValue(parsing: StorageSamples.full.serialized()).object)
+        change(&object)
+        return JSONValue.object(object).serializedBytes()
+    }
+
+    @Test func strictDecoding() async throws {
+        let cases: [(String, [UInt8])] = [
+            ("unknown version", try mutated { $0["version"] = 2 }),
+            ("version as string", try mutated { $0["version"] = "1" }),
+            ("missing issuer", try mutated { $0["issuer"] = nil }),
+            ("missing optional member", try mutated { $0["subject"] = nil }),
+            ("mistyped refresh token", try mutated { $0["refreshToken"] = 5 }),
+            ("unknown member", try mutated { $0["accessToken"] = "at" }),
+            ("short DPoP key", try mutated { $0["dpopPrivateKey"] = .string(Base64URL.encode([1, 2, 3])) }),
+            ("nonce not a string", try mutated { $0["dpopNonces"] = ["https://a": 1] }),
+            ("pending not an object", try mutated { $0["pendingAuthorization"] = "x" }),
+            (
+                "pending lacks verifier",
+                try mutated {
+                    var pending = $0["pendingAuthorization"]!.object!
+                    pending["codeVerifier"] = nil
+                    $0["pendingAuthorization"] = .object(pending)
+                }
+            ),
+            (
+                "negative max_age",
+                try mutated {
+                    var pending = $0["pendingAuthorization"]!.object!
+                    pending["maxAge"] = -1
+                    $0["pendingAuthorization"] = .object(pending)
+                }
+            ),
+            (
+                "digest wrong size",
+                try mutated { $0["refreshInFlight"] = ["startedAt": 1.0, "tokenDigest": "AAAA"] }
+            ),
+            ("not JSON", Array("{\"version\":".utf8)),
+            ("empty", []),
+            ("array", Array("[1]".utf8)),
+        ]
+        for (name, bytes) in cases {
+            #expect(throws: SessionRecordFormatError.self, "\(name)") { try SessionRecord.decode(bytes) }
+            await expectError(.reauthenticate(.credentialsInvalidated)) { () throws(VersolaError) in
+                try SessionRecord(serialized: bytes)
+            }
+        }
+    }
+
+    @Test func formatErrorsNameFieldsNotValues() throws {
+        let bytes = try mutated { $0["refreshToken"] = 5 }
+        do {
+            _ = try SessionRecord.decode(bytes)
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description.contains("refreshToken"))
+            #expect(!error.description.contains("SECRET"))
+        }
+    }
+}
