@@ -14,6 +14,7 @@ let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("jose", joseBenchmarks),
     ("server", serverBenchmarks),
     ("login", loginBenchmarks),
+    ("dpop", dpopBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {

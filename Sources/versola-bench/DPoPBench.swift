@@ -1,0 +1,19 @@
+import Foundation
+import Versola
+
+/// `dpop_proof_per_s`: one complete DPoP proof as sent on a resource request: a fresh `jti`,
+/// `htm`, normalised `htu`, `iat`, `ath` of a realistic access token and a server nonce,
+/// ES256-signed and serialized (compare with `openssl speed ecdsap256` sign/s).
+func dpopBenchmarks(_ report: BenchReport) async throws {
+    let key = try DPoPKey.generate()
+    guard let url = URL(string: "https://api.example.com/v1/accounts/248289761001/transactions?limit=50&cursor=abc")
+    else { return }
+    let accessToken = String(repeating: "eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9", count: 20)
+    let nonce = "eyJ7S_zG.eyJH0-Z.HX4w-7v"
+    let random = SystemRandomSource()
+    report.rate("dpop_proof_per_s") {
+        (try? DPoPProof.make(
+            key: key, method: .get, url: url, accessToken: accessToken, nonce: nonce, issuedAt: Date(), random: random))?
+            .utf8.count ?? 0
+    }
+}
