@@ -23,7 +23,9 @@ struct SessionRig {
         var providerConfiguration = TestProviderConfiguration()
         providerConfiguration.autoLogin = true
         configure(&providerConfiguration)
-        idp = try await TestIdentityServer.start(configuration: providerConfiguration)
+        // The provider reads the same wall clock as the engine, so moving time moves both.
+        let clock = clock
+        idp = try await TestIdentityServer.start(configuration: providerConfiguration, now: { clock.wallClockNow })
         root = FileManager.default.temporaryDirectory.appendingPathComponent("versola-scenario-\(UUID().uuidString)")
         directories = XDGDirectories(
             stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config"))

@@ -23,4 +23,12 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringCo
 
     /// The method token as sent on the wire (`GET`, `POST`, …).
     public var description: String { rawValue }
+
+    /// Whether sending it twice does no more than sending it once (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .options, .put, .delete: true
+        case .post, .patch: false
+        }
+    }
 }

@@ -85,6 +85,9 @@ public final class RetryingClient: Sendable {
         var attempts = 0
         while true {
             let request = try prepare(attempts + 1)
+            // libcurl silently re-sends a request whose reused connection dies before an
+            // answer; a non-idempotent application request must never be sent twice (R7).
+            if kind == .application, !request.method.isIdempotent { options.allowConnectionReuse = false }
             guard let origin = request.origin else {
                 throw .configuration(.invalidConfiguration("the request URL has no scheme or host"))
             }
