@@ -43,6 +43,12 @@ var targets: [Target] = [
         path: "Conformance/TestIdPTests",
         swiftSettings: strict
     ),
+    .executableTarget(
+        name: "versola-scenario-child",
+        dependencies: ["Versola", "VersolaTestIdP"],
+        path: "Conformance/ScenarioChild",
+        swiftSettings: strict
+    ),
     .testTarget(
         name: "ConformanceScenarios",
         dependencies: ["Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],

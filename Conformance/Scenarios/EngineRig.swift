@@ -70,13 +70,15 @@ struct EngineRig {
 
     init(
         clientID: String = "versola-test", browserFollows: Bool = true, browserStarts: Bool = true,
+        separateResourceServer: Bool = false,
         configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in },
         configureClient: (inout ClientConfiguration) -> Void = { _ in }
     ) async throws {
         var providerConfiguration = TestProviderConfiguration()
         providerConfiguration.autoLogin = true
         configure(&providerConfiguration)
-        idp = try await TestIdentityServer.start(configuration: providerConfiguration)
+        idp = try await TestIdentityServer.start(
+            configuration: providerConfiguration, separateResourceServer: separateResourceServer)
         browser = HeadlessBrowser(follows: browserFollows, starts: browserStarts)
         var configuration = ClientConfiguration(issuer: idp.issuer, clientID: clientID)
         configuration.usesDPoP = false

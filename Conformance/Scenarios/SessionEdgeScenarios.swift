@@ -83,7 +83,7 @@ import VersolaTestIdP
         #expect(rig.session.state == .stepUpRequired)
         #expect(rig.session.user != nil)
         await rig.session.logout()
-        await log.wait(for: 7)
+        await log.wait(for: 8)
         let seen = log.all
         #expect(seen.allSatisfy { SessionState.allCases.contains($0) })
         #expect(seen == [.unauthenticated, .authorizing, .authenticated, .refreshing, .authenticated, .stepUpRequired, .loggingOut, .unauthenticated])
@@ -135,5 +135,66 @@ import VersolaTestIdP
             #expect(error.category == category)
         }
         #expect(Set(samples.map(\.cause)).count == samples.count)
+    }
+}
+
+@Suite(.serialized) struct DPoPSessionScenarios {
+    @Test("D1 P5 D3: a DPoP session keeps its key and nonces sealed on disk; after a restart the first refresh carries both")
+    func keyAndNoncesSurviveRestart() async throws {
+        let rig = try await SessionRig(usesDPoP: true, configure: {
+            $0.requireDPoP = true
+            $0.requireDPoPNonce = true
+        })
+        await rig.session.start()
+        try await rig.session.login()
+        let record = try #require(try await rig.storage.store.load())
+        let raw = try #require(record.dpopPrivateKey)
+        #expect(!record.dpopNonces.isEmpty)
+        let key = try DPoPKey(rawRepresentation: raw)
+        let restarted = try rig.restarted()
+        await restarted.start()
+        let before = await rig.idp.provider.requests(to: .token).count
+        _ = try await restarted.accessToken()
+        let refreshes = await rig.idp.provider.requests(to: .token).dropFirst(before)
+        // The restored nonce is used at once: no use_dpop_nonce round trip (D3).
+        #expect(refreshes.count == 1)
+        let proof = try #require(refreshes.first?.dpopProofClaims)
+        #expect(proof["nonce"] != nil)
+        #expect(try await rig.storage.store.load()?.dpopPrivateKey == key.rawRepresentation)
+        await rig.stop()
+    }
+
+    @Test("P6 D1: logout destroys the DPoP key; the next login binds a new one")
+    func logoutDestroysKey() async throws {
+        let rig = try await SessionRig(usesDPoP: true, configure: { $0.requireDPoP = true })
+        await rig.session.start()
+        try await rig.session.login()
+        let first = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
+        await rig.session.logout()
+        #expect(try await rig.storage.store.load() == nil)
+        try await rig.session.login()
+        let second = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
+        #expect(first != second)
+        await rig.stop()
+    }
+
+    @Test("P2 D4 L2: a DPoP login interrupted by a restart completes with the stored key")
+    func restartedDPoPLogin() async throws {
+        let rig = try await SessionRig(browserFollows: false, usesDPoP: true, configure: { $0.requireDPoP = true })
+        await rig.session.start()
+        let session = rig.session
+        let login = Task { () async throws -> Void in try await session.login() }
+        while rig.browser.opened.isEmpty { await Task.yield() }
+        let url = try #require(rig.browser.opened.first)
+        let restarted = try rig.restarted()
+        await restarted.start()
+        #expect(restarted.state == .authorizing)
+        let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
+        try await restarted.deliverRedirect(try #require(landing.visited.last))
+        #expect(restarted.state == .authenticated)
+        let response = try await restarted.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
+        #expect(response.status == 200)
+        login.cancel()
+        await rig.stop()
     }
 }

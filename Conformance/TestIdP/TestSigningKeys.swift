@@ -13,10 +13,21 @@ struct TestSigningKeys: Sendable {
 
     init(generation: Int, retired: [JWK] = []) throws(CryptoError) {
         self.generation = generation
-        self.rsa = try RSAPrivateKey(bits: 2048)
-        self.ec = try P256PrivateKey()
-        self.rogue = try P256PrivateKey()
+        if generation == 1 {
+            // Every provider of a process starts from the same first keys: an RSA key costs
+            // tens to hundreds of milliseconds of CPU, and test runs start hundreds of
+            // providers. Rotation always makes fresh keys.
+            (rsa, ec, rogue) = try Self.firstGeneration.get()
+        } else {
+            rsa = try RSAPrivateKey(bits: 2048)
+            ec = try P256PrivateKey()
+            rogue = try P256PrivateKey()
+        }
         self.retired = retired
+    }
+
+    private static let firstGeneration = Result { () throws(CryptoError) -> (RSAPrivateKey, P256PrivateKey, P256PrivateKey) in
+        (try RSAPrivateKey(bits: 2048), try P256PrivateKey(), try P256PrivateKey())
     }
 
     var rsaKeyID: String { "rsa-\(generation)" }

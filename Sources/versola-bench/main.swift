@@ -15,6 +15,7 @@ let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("server", serverBenchmarks),
     ("login", loginBenchmarks),
     ("engine", engineBenchmarks),
+    ("dpop", dpopBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {

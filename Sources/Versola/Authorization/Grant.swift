@@ -42,6 +42,7 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
         tokenType == .dpop ? dpopKey : nil
     }
 
+    /// The token type, subject and which secrets are present; never a token or key.
     public var description: String {
         "Grant(\(tokenType.rawValue), sub \(claims.subject), refresh token: \(refreshToken != nil), "
             + "DPoP key: \(dpopKey != nil))"

@@ -67,10 +67,12 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     /// The 32-byte private scalar. A secret: seal it (P5) before it leaves memory.
     public var rawRepresentation: [UInt8] { privateKey.rawRepresentation }
 
+    /// Whether two keys are the same key: equal thumbprints.
     public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool {
         lhs.thumbprint == rhs.thumbprint
     }
 
+    /// Hashes the thumbprint.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(thumbprint)
     }

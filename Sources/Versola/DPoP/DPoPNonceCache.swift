@@ -59,6 +59,7 @@ public final class DPoPNonceCache: Sendable {
     }
 
     private static func isUsable(_ nonce: String) -> Bool {
-        !nonce.isEmpty && nonce.utf8.count <= 1024 && nonce.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
+        !nonce.isEmpty && nonce.utf8.count <= 1024
+            && nonce.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
     }
 }

@@ -94,21 +94,53 @@ public enum DPoPProof {
         targetURI(of: url.absoluteString)
     }
 
-    /// The `htu` of an absolute URL's text; see ``targetURI(of:)-(URL)``.
+    /// The `htu` of an absolute URL's text; see ``targetURI(of:)-(URL)``. Works on the UTF-8
+    /// bytes (ASCII case folding only, as scheme and host are ASCII once a URL is parsed).
     public static func targetURI(of text: String) -> String {
-        var rest = Substring(text)
-        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
-        guard let schemeEnd = rest.range(of: "://") else { return String(rest) }
-        let scheme = rest[..<schemeEnd.lowerBound].lowercased()
-        let afterScheme = rest[schemeEnd.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        var authority = afterScheme[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority.lowercased()
-        if scheme == "https", host.hasSuffix(":443") { host.removeLast(4) }
-        if scheme == "http", host.hasSuffix(":80") { host.removeLast(3) }
-        let path = afterScheme[authorityEnd...]
-        return scheme + "://" + host + (path.isEmpty ? "/" : path)
+        let bytes = Array(text.utf8)
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        var schemeEnd = 0
+        while schemeEnd + 2 < end,
+            !(bytes[schemeEnd] == UInt8(ascii: ":") && bytes[schemeEnd + 1] == UInt8(ascii: "/")
+                && bytes[schemeEnd + 2] == UInt8(ascii: "/"))
+        {
+            schemeEnd += 1
+        }
+        guard schemeEnd + 2 < end else { return String(decoding: bytes[..<end], as: UTF8.self) }
+        let authorityStart = schemeEnd + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
+        var hostStart = authorityStart
+        for index in authorityStart..<authorityEnd where bytes[index] == UInt8(ascii: "@") { hostStart = index + 1 }
+
+        var output: [UInt8] = []
+        output.reserveCapacity(end + 1)
+        for byte in bytes[..<schemeEnd] { output.append(asciiLowercase(byte)) }
+        let isHTTPS = output == httpsScheme
+        let isHTTP = output == httpScheme
+        output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "/")])
+        var hostEnd = authorityEnd
+        if isHTTPS, hostEnd - hostStart >= 4, bytes[(hostEnd - 4)..<hostEnd].elementsEqual(httpsDefaultPort) {
+            hostEnd -= 4
+        } else if isHTTP, hostEnd - hostStart >= 3, bytes[(hostEnd - 3)..<hostEnd].elementsEqual(httpDefaultPort) {
+            hostEnd -= 3
+        }
+        for byte in bytes[hostStart..<hostEnd] { output.append(asciiLowercase(byte)) }
+        if authorityEnd == end {
+            output.append(UInt8(ascii: "/"))
+        } else {
+            output.append(contentsOf: bytes[authorityEnd..<end])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let httpsScheme: [UInt8] = Array("https".utf8)
+    private static let httpScheme: [UInt8] = Array("http".utf8)
+    private static let httpsDefaultPort: [UInt8] = Array(":443".utf8)
+    private static let httpDefaultPort: [UInt8] = Array(":80".utf8)
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Appends `text` as a JSON string: `"`, `\` and control characters escaped.

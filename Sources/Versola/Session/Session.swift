@@ -151,13 +151,19 @@ public actor Session {
         }
         do {
             let store = self.store
+            // A key made here (not inside the client) can be stored with the pending request,
+            // so a redirect delivered after a restart can still finish the login (P1, P2, D1).
+            let key = configuration.client.usesDPoP ? try DPoPKey.generate() : nil
             let newGrant = try await client.login(
-                parameters, timeout: configuration.loginTimeout,
+                parameters, timeout: configuration.loginTimeout, dpopKey: key,
                 onPending: { request in
-                    // P1: the pending request is on disk before the browser opens.
+                    // P1: the pending request is on disk before the browser opens. Over a live
+                    // grant the grant's own key keeps its slot (P9); such a re-login cannot be
+                    // resumed by another process, only completed by this one.
                     try? await store.withExclusiveAccess { () throws(VersolaError) in
                         var record = try await store.load() ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
                         record.pendingAuthorization = request
+                        if record.refreshToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
                         try await store.save(record)
                     }
                 }, present: present)
@@ -183,8 +189,11 @@ public actor Session {
         do {
             let redirect = try AuthorizationRedirect(url: url)
             let metadata = try await client.metadata()
+            let storedKey = try await store.load()?.dpopPrivateKey
+            let key = try storedKey.map { (raw) throws(VersolaError) in try DPoPKey(rawRepresentation: raw) }
             let newGrant = try await client.complete(
-                redirect, pending: pending, issuerParameterRequired: metadata.authorizationResponseIssParameterSupported)
+                redirect, pending: pending, issuerParameterRequired: metadata.authorizationResponseIssParameterSupported,
+                dpopKey: key)
             try await adopt(newGrant)
         } catch {
             await perform(apply(.authorizationFailed(error)))

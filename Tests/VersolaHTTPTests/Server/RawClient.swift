@@ -42,8 +42,9 @@ final class RawClient: @unchecked Sendable {
     private var pending: [UInt8] = []
 
     /// Connects to the server's address and port; nil when the connection fails.
-    /// The receive timeout (5 s by default) only guards against a hung test.
-    init?(address: HTTPServerAddress, port: UInt16, timeoutSeconds: Int = 5) {
+    /// The receive timeout (30 s by default) only guards against a hung test; it is generous
+    /// because a loaded machine may delay the server by seconds.
+    init?(address: HTTPServerAddress, port: UInt16, timeoutSeconds: Int = 30) {
         let family = address == .ipv4Loopback ? AF_INET : AF_INET6
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
