@@ -241,13 +241,28 @@ public actor OpenIDClient {
 
     /// Revokes a grant's refresh token (A9); fire-and-forget: the result only says whether
     /// the provider confirmed.
+    ///
+    /// For a provider that wants revocation authenticated (a 401 to the plain request), the
+    /// grant's access token authenticates it; when the grant holds no live access token (a
+    /// session restored from disk keeps none, P4), one refresh gets one, and the refresh token
+    /// it rotated in is the one revoked.
     @discardableResult
     public func revoke(_ grant: Grant) async -> Bool {
         guard let refreshToken = grant.refreshToken, let budget = try? newBudget(),
             let metadata = try? await discovery.metadata(budget: budget), let endpoint = metadata.revocationEndpoint
         else { return false }
-        return await RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
-            .revoke(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
+        let revocation = RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
+        let now = environment.clock.wallClockNow
+        let live = !grant.accessToken.isEmpty && (grant.expiresAt.map { $0 > now } ?? true)
+        let outcome = await revocation.attempt(
+            refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey,
+            accessToken: live ? grant.accessToken : nil)
+        guard outcome == .authenticationRequired, let renewed = try? await refresh(grant, budget: budget) else {
+            return outcome == .confirmed
+        }
+        return await revocation.revoke(
+            refreshToken: renewed.refreshToken ?? refreshToken, budget: budget, dpopKey: renewed.dpopKey,
+            accessToken: renewed.accessToken)
     }
 
     // MARK: Steps
