@@ -115,7 +115,7 @@ record() { # feature result detail
     for entry in "${known[@]}"; do
       if [ "${entry%%=*}" = "$1" ]; then
         result=known-fail
-        detail="known provider issue: ${entry#*=}${detail:+; $detail}"
+        detail="${entry#*=}${detail:+ (observed: $detail)}"
       fi
     done
   fi
