@@ -37,8 +37,16 @@ glewlwyd --help 2>&1 | grep -m1 '^Version' || true
 
 if [ "${VERSOLA_INTEROP_SKIP_BUILD:-0}" != 1 ]; then
   echo "== build"
-  swift build --build-path "$build" --product versola 2>&1 | tail -n 1
-  swift build --build-path "$build" --product versola-test-idp 2>&1 | tail -n 1
+  build_log=$(mktemp)
+  for product in versola versola-test-idp; do
+    swift build --build-path "$build" --product "$product" >"$build_log" 2>&1 || {
+      tail -n 20 "$build_log" >&2
+      rm -f "$build_log"
+      echo "interop: could not build $product" >&2
+      exit 1
+    }
+  done
+  rm -f "$build_log"
 fi
 bin=$(swift build --build-path "$build" --show-bin-path)
 versola="$bin/versola"
