@@ -166,8 +166,22 @@ login_args=(login --issuer "$issuer" --client-id "$client_id" --profile "$profil
 
 started=$(date +%s%N)
 
-# login
-run "${login_args[@]}"
+# login: in the background, so that a login command that failed (the provider refused the
+# request, the consent went wrong) ends the wait at once instead of after the timeout.
+timeout "$timeout_seconds" "$versola" "${login_args[@]}" </dev/null >"$work/login.out" 2>"$work/stderr" &
+login_pid=$!
+while kill -0 "$login_pid" 2>/dev/null; do
+  if grep -qE '^login command: exit [1-9]' "$work/login.log" 2>/dev/null; then
+    sleep 1
+    kill "$login_pid" 2>/dev/null
+    break
+  fi
+  sleep 0.1
+done
+wait "$login_pid"
+code=$?
+out=$(cat "$work/login.out")
+err=$(tr '\n' ' ' <"$work/stderr" | cut -c1-300)
 if [ "$code" = 0 ]; then
   record login pass
   logged_in=1
