@@ -20,7 +20,16 @@ ossl_ec_sign=$(echo "$speed" | awk '/256 bits ecdsa/ {print $(NF-1)}')
 echo "openssl_ecdsap256_sign_per_s: ${ossl_ec_sign}"
 echo "openssl_rsa2048_verify_per_s: ${ossl_rsa_verify}"
 
-figure() { echo "$out" | awk -v name="$1:" '$1 == name {print $2}'; }
+echo "== PyJWT (with cryptography) in a venv, the same work"
+venv=.build/pyjwt-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "pyjwt[crypto]==2.10.1" 2>&1 | tail -n 2
+fi
+pyjwt=$(VERSOLA_BENCH_SECONDS=$seconds "$venv/bin/python" bench/pyjwt_bench.py) || pyjwt=""
+echo "$pyjwt"
+
+figure() { echo "$out"$'\n'"$pyjwt" | awk -v name="$1:" '$1 == name {print $2}'; }
 ratio() {
   local value base
   value=$(figure "$1"); base=$2
@@ -33,3 +42,11 @@ ratio rs256_verify_per_s "$ossl_rsa_verify" 80 || true
 ratio jws_parse_verify_rs256_per_s "$ossl_rsa_verify" 80 || true
 ratio id_token_validate_rs256_per_s "$ossl_rsa_verify" 75 || true
 ratio dpop_proof_per_s "$ossl_ec_sign" 80 || true
+versus() {
+  local ours theirs
+  ours=$(figure "$1"); theirs=$(figure "$2")
+  [ -n "$ours" ] && [ -n "$theirs" ] && awk -v a="$ours" -v b="$theirs" -v n="$1" \
+    'BEGIN { printf "ratio %s / PyJWT: %.1fx\n", n, a / b }'
+}
+versus dpop_proof_per_s pyjwt_dpop_proof_per_s || true
+versus id_token_validate_rs256_per_s pyjwt_id_token_validate_rs256_per_s || true

@@ -5,9 +5,8 @@ import Versola
 /// `htm`, normalised `htu`, `iat`, `ath` of a realistic access token and a server nonce,
 /// ES256-signed and serialized (compare with `openssl speed ecdsap256` sign/s).
 ///
-/// `dpop_proof_cpu_per_s` is the same work per second of this thread's CPU time. `openssl
-/// speed` counts user CPU time too, so on a machine shared with other work this is the
-/// figure that compares like with like; the wall-clock one drops with the load.
+/// Like every rate, it is counted per CPU second of the measuring thread, as `openssl speed`
+/// counts, so the ratio holds on a machine shared with other work.
 func dpopBenchmarks(_ report: BenchReport) async throws {
     let key = try DPoPKey.generate()
     guard let url = URL(string: "https://api.example.com/v1/accounts/248289761001/transactions?limit=50&cursor=abc")
@@ -21,21 +20,4 @@ func dpopBenchmarks(_ report: BenchReport) async throws {
             .utf8.count ?? 0
     }
     report.rate("dpop_proof_per_s", proof)
-
-    var sink = 0
-    let start = threadCPUSeconds()
-    var iterations = 0
-    while threadCPUSeconds() - start < report.seconds {
-        for _ in 0..<32 { sink &+= proof() }
-        iterations += 32
-    }
-    report.print("dpop_proof_cpu_per_s", Double(iterations) / (threadCPUSeconds() - start), unit: "ops/s")
-    blackHole(sink)
-}
-
-/// The CPU time this thread has used, in seconds.
-private func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -16,6 +16,7 @@ let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("login", loginBenchmarks),
     ("engine", engineBenchmarks),
     ("dpop", dpopBenchmarks),
+    ("session", sessionBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VersolaCrypto
 
 /// One signed-in (or not) user of one client at one provider, under one profile: the API
@@ -30,6 +31,15 @@ public actor Session {
     private var freshness: AccessTokenFreshness
     private var pending: PendingAuthorization?
     private var refreshInProgress: Task<Grant, any Error>?
+    /// The held token and the clock verdict state, mirrored for the lock-free-of-actor fast path.
+    private nonisolated let tokenCache = Mutex<TokenCache>(TokenCache())
+
+    private struct TokenCache: Sendable {
+        var held: HeldAccessToken?
+        /// The token lookups in flight, by whether they force a refresh.
+        var pending: [Bool: Task<String, any Error>] = [:]
+        var freshness = AccessTokenFreshness(margin: .zero)
+    }
     private var started = false
 
     /// Creates a session; nothing is read or sent until ``start()``.
@@ -219,41 +229,91 @@ public actor Session {
 
     /// A valid access token (T1): the cached one while it has more than the margin left,
     /// else a refreshed one. Never an expired token.
+    ///
+    /// The cached path takes no actor hop (a lock-protected read), and callers waiting for a
+    /// refresh in flight wait outside the actor, so a thousand of them resume in parallel.
     /// - Parameter forceRefresh: skip the cache (not the single flight nor the R8 cooldown, T4).
     /// - Throws: `.reauthenticate(.sessionExpired)` when there is no grant or it cannot be
     ///   renewed without a person (S8); the refresh's errors otherwise.
-    public func accessToken(forceRefresh: Bool = false) async throws(VersolaError) -> String {
+    public nonisolated func accessToken(forceRefresh: Bool = false) async throws(VersolaError) -> String {
+        if !forceRefresh, let token = servableCachedToken() { return token }
+        // Callers that miss the cache share one task: only it queues on the actor; the others
+        // wait for it in parallel (T2). A forced caller joins only a forced task (T4).
+        let task = tokenCache.withLock { cache -> Task<String, any Error> in
+            if let shared = cache.pending[true] ?? (forceRefresh ? nil : cache.pending[false]) { return shared }
+            let created = Task { () async throws -> String in
+                defer { self.tokenCache.withLock { $0.pending[forceRefresh] = nil } }
+                switch try await self.accessTokenSlowPath(forceRefresh: forceRefresh) {
+                case .token(let value): return value
+                case .refreshing(let refresh): return try await refresh.value.accessToken
+                }
+            }
+            cache.pending[forceRefresh] = created
+            return created
+        }
+        do { return try await task.value } catch { throw Self.versolaError(error) }
+    }
+
+    /// The cached token when it may be served now, read without the actor.
+    private nonisolated func servableCachedToken() -> String? {
+        let state = publisher.state
+        guard state.holdsGrant, state != .locked, state != .loggingOut,
+            let (held, freshness) = tokenCache.withLock({ cache in cache.held.map { ($0, cache.freshness) } })
+        else { return nil }
+        let clock = client.environment.clock
+        guard freshness.verdict(for: held, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow) == .serve
+        else { return nil }
+        return held.value
+    }
+
+    private enum TokenSource {
+        case token(String)
+        case refreshing(Task<Grant, any Error>)
+    }
+
+    private func accessTokenSlowPath(forceRefresh: Bool) async throws(VersolaError) -> TokenSource {
         try checkUnlocked()
         guard let grant, state.holdsGrant else { throw .reauthenticate(.sessionExpired) }
         if !forceRefresh, let held {
             let clock = client.environment.clock
             switch freshness.verdict(for: held, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow) {
-            case .serve: return held.value
+            case .serve: return .token(held.value)
             case .deadlinesDisagree:
                 let renewed = try await refresh(from: grant)
-                freshness.checkFreshToken(
-                    self.held ?? HeldAccessToken(value: renewed.accessToken, expiresIn: nil, mintedAt: .zero),
-                    monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-                return renewed.accessToken
+                if let fresh = self.held {
+                    freshness.checkFreshToken(fresh, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
+                    publishTokenCache()
+                }
+                return .token(renewed.accessToken)
             case .expired: break
             }
         }
-        return try await refresh(from: grant).accessToken
+        return .refreshing(try await refreshTask(from: grant))
     }
 
     /// One refresh at a time (T2): concurrent callers share the one in flight.
     private func refresh(from current: Grant) async throws(VersolaError) -> Grant {
-        if let refreshInProgress {
-            do { return try await refreshInProgress.value } catch { throw Self.versolaError(error) }
-        }
+        let task = try await refreshTask(from: current)
+        do { return try await task.value } catch { throw Self.versolaError(error) }
+    }
+
+    /// The refresh in flight, or a new one (S8: none without a refresh token).
+    private func refreshTask(from current: Grant) async throws(VersolaError) -> Task<Grant, any Error> {
+        if let refreshInProgress { return refreshInProgress }
         guard current.refreshToken != nil else {
             await perform(apply(.grantExpiredWithoutRefreshToken))
             throw .reauthenticate(.sessionExpired)
         }
-        let task = Task { () async throws -> Grant in try await self.performRefresh(from: current) }
+        let task = Task { () async throws -> Grant in
+            defer { self.refreshFinished() }
+            return try await self.performRefresh(from: current)
+        }
         refreshInProgress = task
-        defer { refreshInProgress = nil }
-        do { return try await task.value } catch { throw Self.versolaError(error) }
+        return task
+    }
+
+    private func refreshFinished() {
+        refreshInProgress = nil
     }
 
     private func performRefresh(from current: Grant) async throws(VersolaError) -> Grant {
@@ -321,6 +381,15 @@ public actor Session {
         let clock = client.environment.clock
         let lifetime = grant.expiresAt.map { Duration.seconds($0.timeIntervalSince(clock.wallClockNow)) }
         held = HeldAccessToken(value: grant.accessToken, expiresIn: lifetime, mintedAt: clock.monotonicNow)
+        publishTokenCache()
+    }
+
+    private func publishTokenCache() {
+        let (held, freshness) = (held, freshness)
+        tokenCache.withLock { cache in
+            cache.held = held
+            cache.freshness = freshness
+        }
     }
 
     // MARK: Resources
@@ -432,6 +501,7 @@ public actor Session {
     private func clearMemory() {
         grant = nil
         held = nil
+        tokenCache.withLock { $0.held = nil }
         pending = nil
         publisher.setUser(nil)
     }
