@@ -8,7 +8,9 @@ scenario proves yet. It exits 1 when a scenario failed or none ran.
 
 usage: conformance-report.py LOG [--markdown FILE]
 """
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,6 +78,13 @@ if failed:
     print("\nFailed scenarios:")
     for name in failed:
         print(f"  {name}")
+
+# The interop matrix (provider × feature) of the last `scripts/interop.sh` run, when there is
+# one; it is reported, not judged here (interop.sh has its own exit status).
+interop = Path(os.environ.get("VERSOLA_INTEROP_RESULTS", root / ".build" / "interop" / "results.tsv"))
+if interop.is_file():
+    print(flush=True)
+    subprocess.run([sys.executable, str(root / "Conformance" / "interop" / "interop-report.py"), str(interop)])
 
 if len(sys.argv) > 3 and sys.argv[2] == "--markdown":
     detail = ["# Conformance report", "", "| rule | scenario | result |", "| --- | --- | --- |"]

@@ -241,13 +241,28 @@ public actor OpenIDClient {
 
     /// Revokes a grant's refresh token (A9); fire-and-forget: the result only says whether
     /// the provider confirmed.
+    ///
+    /// For a provider that wants revocation authenticated (a 401 to the plain request), the
+    /// grant's access token authenticates it; when the grant holds no live access token (a
+    /// session restored from disk keeps none, P4), one refresh gets one, and the refresh token
+    /// it rotated in is the one revoked.
     @discardableResult
     public func revoke(_ grant: Grant) async -> Bool {
         guard let refreshToken = grant.refreshToken, let budget = try? newBudget(),
             let metadata = try? await discovery.metadata(budget: budget), let endpoint = metadata.revocationEndpoint
         else { return false }
-        return await RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
-            .revoke(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
+        let revocation = RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
+        let now = environment.clock.wallClockNow
+        let live = !grant.accessToken.isEmpty && (grant.expiresAt.map { $0 > now } ?? true)
+        let outcome = await revocation.attempt(
+            refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey,
+            accessToken: live ? grant.accessToken : nil)
+        guard outcome == .authenticationRequired, let renewed = try? await refresh(grant, budget: budget) else {
+            return outcome == .confirmed
+        }
+        return await revocation.revoke(
+            refreshToken: renewed.refreshToken ?? refreshToken, budget: budget, dpopKey: renewed.dpopKey,
+            accessToken: renewed.accessToken)
     }
 
     // MARK: Steps
@@ -318,10 +333,11 @@ public actor OpenIDClient {
     /// proof; a refusal is a configuration error before any browser opens (E11).
     ///
     /// Provider quirk (seen with glewlwyd): with nonces mandatory, its PAR endpoint refuses a
-    /// proof without a nonce as `use_dpop_nonce` but sends no `DPoP-Nonce` to retry with. A
-    /// proof is optional at PAR (RFC 9449 §10.1: `dpop_jkt` alone binds the request), so when
-    /// the push is refused that way and no nonce is known for the origin, it is sent once more
-    /// without a proof; `dpop_jkt` still binds the code to the key.
+    /// proof without a nonce (`403 invalid_dpop_proof`, or `use_dpop_nonce`) but sends no
+    /// `DPoP-Nonce` to retry with. A proof is optional at PAR (RFC 9449 §10.1: `dpop_jkt`
+    /// alone binds the request), so when the push is still refused for its proof after the
+    /// sender's one-time retries, it is sent once more without a proof; `dpop_jkt` still binds
+    /// the code to the key, and the token endpoint checks the proof (with its nonce) later.
     private func push(_ query: [(String, String)], to endpoint: URL, budget: OperationBudget, dpopKey: DPoPKey?)
         async throws(VersolaError) -> String
     {
@@ -330,9 +346,9 @@ public actor OpenIDClient {
             method: .post, url: endpoint, headers: ["Content-Type": FormBody.contentType, "Accept": "application/json"],
             body: body.encoded)
         var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
-        if dpopKey != nil, DPoPDemand(response) == .nonce {
-            environment.log.record(
-                VersolaLogEvent(.info, "the PAR endpoint demanded a DPoP nonce without sending one; pushing with dpop_jkt only"))
+        if dpopKey != nil, let demand = DPoPDemand(response) {
+            let reason = demand == .nonce ? "demanded a DPoP nonce without sending one" : "refused the DPoP proof"
+            environment.log.record(VersolaLogEvent(.info, "the PAR endpoint \(reason); pushing with dpop_jkt only"))
             response = try await sender.send(request, kind: .read, budget: budget)
         }
         guard (200..<300).contains(response.status) else {

@@ -2,6 +2,8 @@ import VersolaJOSE
 
 /// A server's DPoP complaint about a request (RFC 9449 §7.1, §8, §9), read from a 400 OAuth
 /// error body (authorization server) or a 401 `WWW-Authenticate: DPoP` challenge (resource).
+/// A 403 with an OAuth error body is read like a 400: some providers (glewlwyd) answer 403
+/// where RFC 6749 says 400, and the code, not the status, says what went wrong.
 enum DPoPDemand: Sendable, Hashable {
     /// `use_dpop_nonce`: send again with the nonce from `DPoP-Nonce`.
     case nonce
@@ -12,7 +14,7 @@ enum DPoPDemand: Sendable, Hashable {
     init?(_ response: HTTPResponse) {
         let code: String?
         switch response.status {
-        case 400:
+        case 400, 403:
             code = OAuthErrorResponse(body: response.body)?.code.rawValue
         case 401:
             code = WWWAuthenticate(headers: response.headers).challenge(scheme: "DPoP")?.error

@@ -25,15 +25,44 @@ public struct RevocationEndpoint: Sendable {
         self.sender = sender
     }
 
+    /// How a revocation attempt ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The provider confirmed with a 200.
+        case confirmed
+        /// The provider answered 401: it wants the request authenticated, and no access token
+        /// was given to authenticate it with.
+        case authenticationRequired
+        /// Anything else: refused, or nothing usable answered (logged).
+        case unconfirmed
+    }
+
     /// Asks the provider to revoke a refresh token: `token`, `token_type_hint=refresh_token`
     /// and `client_id`, form-encoded, kind `.read` (repeated per R5).
     /// - Parameters:
     ///   - refreshToken: the token to revoke.
     ///   - budget: the operation's budget.
     ///   - dpopKey: the grant's DPoP key, for providers that want a proof with a bound token.
+    ///   - accessToken: the grant's access token, sent (as `Authorization`, with a proof when
+    ///     DPoP-bound) only when the provider answers 401 to the plain RFC 7009 request.
     /// - Returns: whether the provider confirmed with a 200. Failures are logged, not thrown.
     @discardableResult
-    public func revoke(refreshToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil) async -> Bool {
+    public func revoke(
+        refreshToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil, accessToken: String? = nil
+    ) async -> Bool {
+        await attempt(refreshToken: refreshToken, budget: budget, dpopKey: dpopKey, accessToken: accessToken) == .confirmed
+    }
+
+    /// Like ``revoke(refreshToken:budget:dpopKey:accessToken:)``, saying why it was not confirmed.
+    ///
+    /// A public client has no credentials, so the request first goes without authentication
+    /// (RFC 7009 §2.1). Provider quirk (glewlwyd): its revocation endpoint accepts only
+    /// authenticated requests, and for a public client that means an access token
+    /// (`revocation_endpoint_auth_methods_supported` lists `bearer`). So a 401 is answered once
+    /// more with `accessToken` when one is given; without one the outcome is
+    /// ``Outcome/authenticationRequired``.
+    public func attempt(
+        refreshToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil, accessToken: String? = nil
+    ) async -> Outcome {
         var form = FormBody()
         form.append("token", refreshToken)
         form.append("token_type_hint", "refresh_token")
@@ -41,14 +70,24 @@ public struct RevocationEndpoint: Sendable {
         var request = HTTPRequest(method: .post, url: url, body: form.encoded)
         request.headers.add("Content-Type", FormBody.contentType)
         request.headers.add("Accept", "application/json")
+        let log = sender.environment.log
         do {
-            let response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
-            if response.status == 200 { return true }
+            var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
+            if response.status == 401 {
+                guard let accessToken, !accessToken.isEmpty else {
+                    log.record(VersolaLogEvent(.warning, "revocation answered 401: the provider wants it authenticated"))
+                    return .authenticationRequired
+                }
+                log.record(VersolaLogEvent(.info, "revocation answered 401; sending it again with the access token"))
+                response = try await sender.send(
+                    request, kind: .read, budget: budget, accessToken: accessToken, dpopKey: dpopKey)
+            }
+            if response.status == 200 { return .confirmed }
             let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"
-            sender.environment.log.record(VersolaLogEvent(.warning, "revocation answered \(response.status): \(code)"))
+            log.record(VersolaLogEvent(.warning, "revocation answered \(response.status): \(code)"))
         } catch {
-            sender.environment.log.record(VersolaLogEvent(.warning, "revocation failed: \(error)"))
+            log.record(VersolaLogEvent(.warning, "revocation failed: \(error)"))
         }
-        return false
+        return .unconfirmed
     }
 }

@@ -66,7 +66,9 @@ public struct TokenEndpoint: Sendable {
     ///   - dpopKey: the grant's DPoP key; the request then carries a proof.
     /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
-    ///   `.reauthenticate(.grantRejected)`); `.recoverable` when nothing usable answered.
+    ///   `.reauthenticate(.grantRejected)`, and so is a 400 without an OAuth error body, which
+    ///   some providers send for a refused refresh token); `.recoverable` when nothing usable
+    ///   answered.
     public func refresh(
         refreshToken: String, scope: String? = nil, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> TokenResponse {
@@ -86,11 +88,17 @@ public struct TokenEndpoint: Sendable {
         request.headers.add("Accept", "application/json")
         let response = try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
         guard response.isSuccess else {
-            let error = OAuthErrorResponse.versolaError(for: response, budget: budget)
-            let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"
+            let oauthError = OAuthErrorResponse(body: response.body)
+            let code = oauthError?.description ?? "no OAuth error body"
             sender.environment.log.record(
                 VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
-            throw error
+            if kind == .refresh, response.status == 400, oauthError == nil {
+                // Provider quirk (glewlwyd): a refused refresh token (revoked, reused, expired)
+                // is a bare 400. The request itself is well formed, so the refresh token is what
+                // was refused; sending it again can never succeed, so it reads as invalid_grant.
+                throw .reauthenticate(.grantRejected)
+            }
+            throw OAuthErrorResponse.versolaError(for: response, budget: budget)
         }
         return try TokenResponse(response, budget: budget)
     }

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Interop: the real `versola` command against third-party providers on loopback.
+#
+# Installs glewlwyd when it is missing (Debian package; idempotent), starts a throwaway
+# instance on loopback (sqlite in a temporary directory, configured through its admin REST
+# API by Conformance/interop/glewlwyd-configure.py), and runs the any-provider runner
+# (Conformance/interop/run-provider.sh) against it three times: Bearer tokens with RS256 ID
+# tokens, DPoP with ES256 ID tokens, and DPoP with server nonces mandatory. Then runs the
+# runner against `versola-test-idp --auto-login`. Prints the provider × feature matrix,
+# writes it (TSV and Markdown) under $VERSOLA_BUILD_PATH/interop/, stops everything it
+# started, and exits non-zero when a feature failed (known provider issues, documented in
+# Conformance/interop/glewlwyd.md, do not count).
+#
+# Environment: VERSOLA_BUILD_PATH (default .build), VERSOLA_INTEROP_SKIP_BUILD=1 to use the
+# binaries already built, VERSOLA_INTEROP_KEEP=1 to keep the temporary directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+interop="$root/Conformance/interop"
+build=${VERSOLA_BUILD_PATH:-.build}
+out="$build/interop"
+started=$(date +%s)
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+echo "== glewlwyd"
+if ! command -v glewlwyd >/dev/null 2>&1; then
+  echo "installing glewlwyd (Debian package)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q glewlwyd >/dev/null 2>&1 || {
+    as_root apt-get update -q >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q glewlwyd >/dev/null
+  }
+fi
+schema=/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz
+[ -r "$schema" ] || { echo "interop: $schema is missing (glewlwyd package incomplete?)" >&2; exit 1; }
+glewlwyd --help 2>&1 | grep -m1 '^Version' || true
+
+if [ "${VERSOLA_INTEROP_SKIP_BUILD:-0}" != 1 ]; then
+  echo "== build"
+  build_log=$(mktemp)
+  for product in versola versola-test-idp; do
+    swift build --build-path "$build" --product "$product" >"$build_log" 2>&1 || {
+      tail -n 20 "$build_log" >&2
+      rm -f "$build_log"
+      echo "interop: could not build $product" >&2
+      exit 1
+    }
+  done
+  rm -f "$build_log"
+fi
+bin=$(swift build --build-path "$build" --show-bin-path)
+versola="$bin/versola"
+[ -x "$versola" ] || { echo "interop: $versola is missing" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/versola-interop-sh.XXXXXX")
+pids=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ "${VERSOLA_INTEROP_KEEP:-0}" = 1 ]; then echo "interop: kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+glewlwyd_port=$(free_port)
+redirect_port=$(free_port)
+base="http://127.0.0.1:$glewlwyd_port"
+
+# A throwaway instance: its own sqlite file from the packaged schema (admin/password), its
+# own config, loopback only, log in the work directory.
+python3 - "$schema" "$work/glewlwyd.db" <<'PY'
+import gzip, sqlite3, sys
+with gzip.open(sys.argv[1], "rt") as schema:
+    sqlite3.connect(sys.argv[2]).executescript(schema.read())
+PY
+cat >"$work/glewlwyd.conf" <<EOF
+port=$glewlwyd_port
+bind_address="127.0.0.1"
+external_url="$base"
+login_url="login.html"
+api_prefix="api"
+allow_origin="*"
+log_mode="console"
+log_level="DEBUG"
+cookie_secure=0
+session_expiration=3600
+session_key="GLEWLWYD2_SESSION_ID"
+admin_session_authentication="cookie"
+profile_session_authentication="cookie"
+allow_multiple_user_per_session=false
+login_api_enabled=true
+admin_scope="g_admin"
+profile_scope="g_profile"
+user_module_path="/usr/lib/glewlwyd/user"
+client_module_path="/usr/lib/glewlwyd/client"
+user_auth_scheme_module_path="/usr/lib/glewlwyd/scheme"
+plugin_module_path="/usr/lib/glewlwyd/plugin"
+hash_algorithm="SHA512"
+database = { type = "sqlite3"; path = "$work/glewlwyd.db"; };
+EOF
+glewlwyd --config-file="$work/glewlwyd.conf" >"$work/glewlwyd.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do
+  curl -s -o /dev/null "$base/api/scheme/" && break
+  kill -0 "${pids[0]}" 2>/dev/null || { echo "interop: glewlwyd exited" >&2; tail -n 20 "$work/glewlwyd.log" >&2; exit 1; }
+  sleep 0.1
+done
+redirect="http://127.0.0.1:$redirect_port/callback"
+python3 "$interop/glewlwyd-configure.py" --base "$base" --redirect-uri "$redirect" --keys "$work/keys" --plugin oidc >/dev/null
+python3 "$interop/glewlwyd-configure.py" --base "$base" --redirect-uri "$redirect" --keys "$work/keys" --plugin oidcnonce \
+  --dpop-nonces >/dev/null
+echo "glewlwyd on $base; issuers $base/api/oidc (DPoP nonces optional), $base/api/oidcnonce (mandatory)"
+
+mkdir -p "$out"
+results="$out/results.tsv"
+: >"$results"
+status=0
+login="$interop/glewlwyd-login.sh %s"
+revocation_bug="glewlwyd 2.7 refuses every DPoP proof at /revoke (invalid htu), so a DPoP-bound grant cannot be revoked"
+runner=(bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --login-command "$login" --port "$redirect_port")
+
+echo "== glewlwyd, Bearer, RS256 ID tokens"
+"${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd --no-dpop --name "glewlwyd Bearer RS256" || status=1
+echo "== glewlwyd, DPoP, ES256 ID tokens"
+"${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd-es256 --dpop --name "glewlwyd DPoP ES256" \
+  --known-failure "revocation=$revocation_bug" || status=1
+echo "== glewlwyd, DPoP with nonces mandatory, ES256 ID tokens"
+"${runner[@]}" --issuer "$base/api/oidcnonce" --client-id versola-glewlwyd-es256 --dpop --name "glewlwyd DPoP nonces" \
+  --known-failure "revocation=$revocation_bug" || status=1
+
+echo "== versola-test-idp --auto-login"
+"$bin/versola-test-idp" --port 0 --auto-login >"$work/idp.out" 2>"$work/idp.err" &
+pids+=($!)
+issuer=""
+for _ in $(seq 1 100); do
+  issuer=$(head -n 1 "$work/idp.out" 2>/dev/null | grep -Eo 'http://[^ ]+' || true)
+  [ -n "$issuer" ] && break
+  sleep 0.1
+done
+if [ -z "$issuer" ]; then
+  echo "interop: versola-test-idp printed no issuer" >&2
+  status=1
+else
+  bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --issuer "$issuer" --client-id versola-test \
+    --login-command 'curl -sL -o /dev/null %s' --dpop --name "versola-test-idp" || status=1
+fi
+
+echo
+python3 "$interop/interop-report.py" "$results" --markdown "$out/report.md" || status=1
+echo "interop: $(( $(date +%s) - started )) s; results in $results"
+exit "$status"
