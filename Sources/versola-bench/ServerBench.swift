@@ -22,6 +22,19 @@ func serverBenchmarks(_ report: BenchReport) async throws {
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     report.print("http_server_requests_per_s", Double(total) / elapsed, unit: "req/s")
 
+    // Versola's own client: sequential small GETs over libcurl, connection kept alive.
+    let transport = CurlTransport()
+    if let url = URL(string: "\(server.baseURL)/") {
+        var count = 0
+        let clientStart = DispatchTime.now().uptimeNanoseconds
+        let deadline = clientStart + UInt64(seconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if (try? await transport.send(HTTPRequest(url: url), options: TransportOptions())) != nil { count += 1 }
+        }
+        let clientSeconds = Double(DispatchTime.now().uptimeNanoseconds - clientStart) / 1e9
+        report.print("http_roundtrip_loopback_per_s", Double(count) / clientSeconds, unit: "req/s")
+    }
+
     // The same server seen by curl: a shell loop (a process and a connection per request),
     // and one curl fetching many URLs over a kept-alive connection.
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
