@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a successful authorization leaves: the tokens and the validated identity.
-/// Its `description` shows no token.
+/// What a successful authorization leaves: the tokens, the validated identity and the DPoP
+/// key the tokens are bound to. Its `description` shows no token and no key.
 public struct Grant: Sendable, Hashable, CustomStringConvertible {
     /// The access token. Secret; memory only (P4).
     public var accessToken: String
@@ -17,9 +17,34 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
     public var claims: IDTokenClaims
     /// The scope granted.
     public var scope: String?
+    /// The DPoP key the grant's tokens are bound to (D1), when DPoP was used. Secret; stored
+    /// encrypted (P5) and destroyed with the grant (P6).
+    public var dpopKey: DPoPKey?
+
+    /// Creates a grant (the engine makes them; a session restores them from storage).
+    public init(
+        accessToken: String, tokenType: TokenType, expiresAt: Date? = nil, refreshToken: String? = nil,
+        idToken: String, claims: IDTokenClaims, scope: String? = nil, dpopKey: DPoPKey? = nil
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.claims = claims
+        self.scope = scope
+        self.dpopKey = dpopKey
+    }
+
+    /// The key that accompanies the access token at resources: the DPoP key when the token
+    /// is DPoP-bound, nil for a Bearer token.
+    var resourceProofKey: DPoPKey? {
+        tokenType == .dpop ? dpopKey : nil
+    }
 
     public var description: String {
-        "Grant(\(tokenType.rawValue), sub \(claims.subject), refresh token: \(refreshToken != nil))"
+        "Grant(\(tokenType.rawValue), sub \(claims.subject), refresh token: \(refreshToken != nil), "
+            + "DPoP key: \(dpopKey != nil))"
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import VersolaJOSE
 
 /// The authorization engine for one client at one provider: discovery, PKCE, PAR, the
-/// loopback browser leg, the code exchange and ID token validation (A1–A9, E9, E11, E12, L1).
+/// loopback browser leg, the code exchange and ID token validation (A1–A9, E9, E11, E12, L1),
+/// with tokens bound to a DPoP key when `configuration.usesDPoP` (D1–D5).
 ///
 /// ```swift
 /// let client = try OpenIDClient(configuration: ClientConfiguration(issuer: "https://login.example.com", clientID: "cli"))
@@ -16,6 +17,9 @@ public actor OpenIDClient {
     public let configuration: ClientConfiguration
     /// The environment every request goes through.
     public let environment: EngineEnvironment
+    /// The DPoP nonces learned from every response, per origin (D3). A session persists its
+    /// ``DPoPNonceCache/snapshot()`` and passes a restored cache to the initializer.
+    public nonisolated let dpopNonces: DPoPNonceCache
     private let browser: any BrowserLauncher
     private let sender: EndpointSender
     private let discovery: DiscoveryClient
@@ -23,17 +27,23 @@ public actor OpenIDClient {
     private var activeListener: LoopbackListener?
 
     /// Creates the engine after validating the configuration (R2): nothing is sent before.
+    /// - Parameters:
+    ///   - configuration: the client registration and policies.
+    ///   - environment: transport, clock and random source; the system's when nil.
+    ///   - browser: how the authorization URL is opened.
+    ///   - dpopNonces: the DPoP nonce cache (a session passes one restored from storage).
     /// - Throws: `.configuration(.invalidConfiguration)`.
     public init(
         configuration: ClientConfiguration, environment: EngineEnvironment? = nil,
-        browser: any BrowserLauncher = SystemBrowser()
+        browser: any BrowserLauncher = SystemBrowser(), dpopNonces: DPoPNonceCache = DPoPNonceCache()
     ) throws(VersolaError) {
         try configuration.validate()
         let environment = environment ?? .system(transport: configuration.transport)
         self.configuration = configuration
         self.environment = environment
         self.browser = browser
-        self.sender = EndpointSender(environment: environment)
+        self.dpopNonces = dpopNonces
+        self.sender = EndpointSender(environment: environment, nonces: dpopNonces)
         self.discovery = DiscoveryClient(configuration: configuration, sender: sender)
     }
 
@@ -44,9 +54,16 @@ public actor OpenIDClient {
 
     /// Runs an interactive login: everything up to the browser, the browser leg, then the
     /// code exchange and ID token validation.
+    ///
+    /// With DPoP on (and advertised by the provider, or required because Bearer fallback is
+    /// off), the login binds a new key: `dpop_jkt` in the authorization request, plain or
+    /// pushed (D4); proofs on the push, the exchange and later requests; the grant carries
+    /// the key. A Bearer answer is `providerUnsupported` unless Bearer fallback is allowed (D5).
     /// - Parameters:
     ///   - parameters: extra authorization parameters (prompt, acr_values, …).
     ///   - timeout: how long the person has to finish in the browser.
+    ///   - dpopKey: the key to bind, when the caller made (and persisted) it itself so a
+    ///     restarted process can finish the login (P1, P2); a fresh one is made when nil.
     ///   - onPending: called with the pending request before the browser opens (P1), so it
     ///     can be persisted.
     ///   - present: called once the browser was (or could not be) started; show the URL
@@ -57,6 +74,7 @@ public actor OpenIDClient {
     public func login(
         _ parameters: AuthorizationParameters = AuthorizationParameters(),
         timeout: Duration = .seconds(300),
+        dpopKey: DPoPKey? = nil,
         onPending: (@Sendable (PendingAuthorization) async -> Void)? = nil,
         present: (@Sendable (AuthorizationPrompt) async -> Void)? = nil
     ) async throws(VersolaError) -> Grant {
@@ -68,14 +86,16 @@ public actor OpenIDClient {
             throw .recoverable(
                 .server(ServerFailure(status: 503, retryAfter: wait, failedRequests: 0, elapsed: .zero)))
         }
+        var key: DPoPKey?
+        if bindsDPoP(metadata) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
         let listener = try LoopbackListener.start(configuration.redirect)
         activeListener = listener
         defer { Task { await listener.stop() } }
-        let pending = newPendingAuthorization(redirectURI: listener.redirectURI, parameters: parameters)
+        let pending = newPendingAuthorization(redirectURI: listener.redirectURI, parameters: parameters, dpopKey: key)
         let query = authorizationQuery(pending: pending, parameters: parameters)
         let url: String
         if metadata.usesPushedAuthorization(for: configuration), let endpoint = metadata.pushedAuthorizationRequestEndpoint {
-            let requestURI = try await push(query, to: endpoint, budget: before)
+            let requestURI = try await push(query, to: endpoint, budget: before, dpopKey: key)
             url = Self.appending([("client_id", configuration.clientID), ("request_uri", requestURI)], to: metadata.authorizationEndpoint)
         } else {
             url = Self.appending(query, to: metadata.authorizationEndpoint)
@@ -86,7 +106,8 @@ public actor OpenIDClient {
         let redirect = try await listener.waitForRedirect(timeout: timeout, clock: environment.clock)
         activeListener = nil
         return try await complete(
-            redirect, pending: pending, issuerParameterRequired: metadata.authorizationResponseIssParameterSupported)
+            redirect, pending: pending, issuerParameterRequired: metadata.authorizationResponseIssParameterSupported,
+            dpopKey: key)
     }
 
     /// Hands a redirect URL to the login in progress (pasted by the person, L2).
@@ -102,18 +123,35 @@ public actor OpenIDClient {
     }
 
     /// Validates a redirect against a pending request and finishes the login: the exchange
-    /// (never repeated, R4) and ID token validation (A7). Used by ``login`` and for a
-    /// redirect delivered to a restored pending request (P2, L2).
-    /// - Throws: `.configuration(.stateMismatch | .issuerMismatch)` before any token request (E12).
-    public func complete(_ redirect: AuthorizationRedirect, pending: PendingAuthorization, issuerParameterRequired: Bool)
-        async throws(VersolaError) -> Grant
-    {
+    /// (never repeated, R4, but with its DPoP nonce and proof retries, R3) and ID token
+    /// validation (A7). Used by ``login`` and for a redirect delivered to a restored pending
+    /// request (P2, L2).
+    /// - Parameters:
+    ///   - redirect: the redirect that arrived.
+    ///   - pending: the request it answers.
+    ///   - issuerParameterRequired: whether the provider advertises RFC 9207 `iss`.
+    ///   - dpopKey: the key the pending request was bound to (its `dpopThumbprint`).
+    /// - Throws: `.configuration(.stateMismatch | .issuerMismatch)` before any token request
+    ///   (E12); `.reauthenticate(.credentialsInvalidated)` when the request was bound to a DPoP
+    ///   key and that key is not supplied; `.configuration(.providerUnsupported)` for a Bearer
+    ///   answer to a DPoP exchange without Bearer fallback (D5).
+    public func complete(
+        _ redirect: AuthorizationRedirect, pending: PendingAuthorization, issuerParameterRequired: Bool,
+        dpopKey: DPoPKey? = nil
+    ) async throws(VersolaError) -> Grant {
         if pending.isExpired(at: environment.clock.wallClockNow) { throw .recoverable(.pendingRequestExpired) }
         let code = try redirect.validatedCode(for: pending, issuerParameterRequired: issuerParameterRequired)
+        if let bound = pending.dpopThumbprint, dpopKey?.thumbprint != bound {
+            environment.log.record(VersolaLogEvent(.error, "the DPoP key the pending request was bound to is missing"))
+            throw .reauthenticate(.credentialsInvalidated)
+        }
         let budget = try newBudget()
         let metadata = try await discovery.metadata(budget: budget)
         let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
-            .exchangeCode(code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget)
+            .exchangeCode(
+                code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget,
+                dpopKey: dpopKey)
+        try checkTokenType(tokens, boundTo: dpopKey)
         guard let idToken = tokens.idToken else {
             throw .configuration(.idTokenRejected("the token response has no id_token although openid was requested"))
         }
@@ -122,16 +160,25 @@ public actor OpenIDClient {
         return Grant(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { environment.clock.wallClockNow.addingTimeInterval(Self.seconds($0)) },
-            refreshToken: tokens.refreshToken, idToken: idToken, claims: claims, scope: tokens.scope)
+            refreshToken: tokens.refreshToken, idToken: idToken, claims: claims, scope: tokens.scope, dpopKey: dpopKey)
     }
 
-    /// Uses a refresh token (R6) and validates the new ID token against the previous claims (A7).
-    public func refresh(_ grant: Grant) async throws(VersolaError) -> Grant {
+    /// Uses a refresh token (R6), with a proof by the grant's DPoP key, and validates the new
+    /// ID token against the previous claims (A7). The new grant keeps the key.
+    /// - Parameters:
+    ///   - grant: the grant to refresh.
+    ///   - budget: the operation's budget when the refresh is a step of a larger operation
+    ///     (a refresh after a 401, R1); a new one when nil.
+    /// - Throws: `.reauthenticate(.sessionExpired)` without a refresh token (S8); the token
+    ///   endpoint's errors; `.configuration(.providerUnsupported)` for a Bearer answer to a
+    ///   DPoP refresh without Bearer fallback (D5).
+    public func refresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> Grant {
         guard let refreshToken = grant.refreshToken else { throw .reauthenticate(.sessionExpired) }
-        let budget = try newBudget()
+        let budget = try operationBudget(budget)
         let metadata = try await discovery.metadata(budget: budget)
         let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
-            .refresh(refreshToken: refreshToken, budget: budget)
+            .refresh(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
+        try checkTokenType(tokens, boundTo: grant.dpopKey)
         var claims = grant.claims
         var idToken = grant.idToken
         if let fresh = tokens.idToken {
@@ -143,18 +190,53 @@ public actor OpenIDClient {
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { environment.clock.wallClockNow.addingTimeInterval(Self.seconds($0)) },
             refreshToken: tokens.refreshToken ?? refreshToken, idToken: idToken, claims: claims,
-            scope: tokens.scope ?? grant.scope)
+            scope: tokens.scope ?? grant.scope, dpopKey: grant.dpopKey)
     }
 
-    /// The UserInfo claims for a grant, checked against its ID token's `sub` (A8).
-    public func userInfo(_ grant: Grant) async throws(VersolaError) -> UserInfo {
-        let budget = try newBudget()
+    /// The UserInfo claims for a grant, checked against its ID token's `sub` (A8). A
+    /// DPoP-bound token goes with a proof carrying `ath`.
+    /// - Parameters:
+    ///   - grant: the grant whose access token is used.
+    ///   - budget: the operation's budget when this is a step of a larger operation; a new
+    ///     one when nil.
+    public func userInfo(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> UserInfo {
+        let budget = try operationBudget(budget)
         let metadata = try await discovery.metadata(budget: budget)
         guard let endpoint = metadata.userInfoEndpoint else {
             throw .configuration(.providerUnsupported("the provider has no UserInfo endpoint"))
         }
         return try await UserInfoEndpoint(url: endpoint, sender: sender)
-            .fetch(accessToken: grant.accessToken, expectedSubject: grant.claims.subject, budget: budget)
+            .fetch(
+                accessToken: grant.accessToken, expectedSubject: grant.claims.subject, budget: budget,
+                dpopKey: grant.resourceProofKey)
+    }
+
+    /// Sends an application request to a resource with the grant's access token: `Authorization:
+    /// DPoP` with a proof carrying `ath` for a DPoP-bound token (D2), else `Bearer`.
+    ///
+    /// Kind `.application` (R7): every status comes back as the response, nothing is repeated on
+    /// a status. A resource's nonce demand (`401`, `WWW-Authenticate: DPoP
+    /// error="use_dpop_nonce"`) is retried once with the nonce, and `invalid_dpop_proof` once
+    /// with a fresh proof (R3); a 401 for any other reason is returned (the session layer
+    /// refreshes and replays, E10).
+    ///
+    /// ```swift
+    /// let answer = try await client.send(HTTPRequest(url: apiURL), grant: grant)
+    /// ```
+    /// - Parameters:
+    ///   - request: the request, without `Authorization` or `DPoP`.
+    ///   - grant: whose token to present.
+    ///   - budget: the operation's budget when this is a step of a larger operation (a replay
+    ///     after a refresh, R1); a new one when nil.
+    /// - Throws: `.recoverable(.network)` when nothing answered; `.recoverable(.nonceLoop)` for a
+    ///   second nonce demand (D3); `.configuration(.invalidConfiguration)` for an unusable URL.
+    public func send(_ request: HTTPRequest, grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError)
+        -> HTTPResponse
+    {
+        let budget = try operationBudget(budget)
+        return try await sender.send(
+            request, kind: .application, budget: budget, accessToken: grant.accessToken,
+            dpopKey: grant.resourceProofKey)
     }
 
     /// Revokes a grant's refresh token (A9); fire-and-forget: the result only says whether
@@ -165,13 +247,19 @@ public actor OpenIDClient {
             let metadata = try? await discovery.metadata(budget: budget), let endpoint = metadata.revocationEndpoint
         else { return false }
         return await RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
-            .revoke(refreshToken: refreshToken, budget: budget)
+            .revoke(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
     }
 
     // MARK: Steps
 
     private func newBudget() throws(VersolaError) -> OperationBudget {
         try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
+    }
+
+    /// The budget a caller passed for a step of its operation, else a new one.
+    private func operationBudget(_ given: OperationBudget?) throws(VersolaError) -> OperationBudget {
+        if let given { return given }
+        return try newBudget()
     }
 
     private func validator(_ metadata: ProviderMetadata) -> IDTokenValidator {
@@ -183,7 +271,28 @@ public actor OpenIDClient {
         return IDTokenValidator(configuration: configuration, metadata: metadata, keys: cache, clock: environment.clock)
     }
 
-    private func newPendingAuthorization(redirectURI: String, parameters: AuthorizationParameters) -> PendingAuthorization {
+    /// Whether a login binds a DPoP key: DPoP is on and the provider advertises ES256 proofs.
+    /// (Without the advertisement ``ProviderMetadata/checkSupports(_:)`` has already refused
+    /// the login unless Bearer fallback is allowed, and then the login goes without DPoP.)
+    private func bindsDPoP(_ metadata: ProviderMetadata) -> Bool {
+        configuration.usesDPoP && metadata.dpopSigningAlgorithmsSupported?.contains(.es256) == true
+    }
+
+    /// D5: a Bearer answer to a request made with a DPoP proof is refused unless the
+    /// application allowed Bearer fallback.
+    private func checkTokenType(_ tokens: TokenResponse, boundTo key: DPoPKey?) throws(VersolaError) {
+        guard key != nil, tokens.tokenType == .bearer else { return }
+        guard configuration.allowsBearerFallback else {
+            throw .configuration(
+                .providerUnsupported(
+                    "the provider answered a DPoP-bound token request with a Bearer token (allow Bearer fallback to accept it)"))
+        }
+        environment.log.record(VersolaLogEvent(.warning, "the provider issued a Bearer token to a DPoP request; accepted"))
+    }
+
+    private func newPendingAuthorization(redirectURI: String, parameters: AuthorizationParameters, dpopKey: DPoPKey?)
+        -> PendingAuthorization
+    {
         let random = environment.random
         let scope = parameters.scopes.map { (["openid"] + $0.filter { $0 != "openid" }).joined(separator: " ") }
             ?? configuration.requestedScope
@@ -191,7 +300,7 @@ public actor OpenIDClient {
             state: Base64URL.encode(random.bytes(16)), nonce: Base64URL.encode(random.bytes(16)),
             codeVerifier: PKCE(random: random).verifier, redirectURI: redirectURI, issuer: configuration.issuer,
             clientID: configuration.clientID, scope: scope, acrValues: parameters.acrValues, maxAge: parameters.maxAge,
-            createdAt: environment.clock.wallClockNow)
+            dpopThumbprint: dpopKey?.thumbprint, createdAt: environment.clock.wallClockNow)
     }
 
     private func authorizationQuery(pending: PendingAuthorization, parameters: AuthorizationParameters) -> [(String, String)] {
@@ -205,16 +314,27 @@ public actor OpenIDClient {
         return query
     }
 
-    /// RFC 9126: the push carries every parameter; a refusal is a configuration error before
-    /// any browser opens (E11).
-    private func push(_ query: [(String, String)], to endpoint: URL, budget: OperationBudget) async throws(VersolaError)
-        -> String
+    /// RFC 9126: the push carries every parameter (`dpop_jkt` included, D4) and, with DPoP, a
+    /// proof; a refusal is a configuration error before any browser opens (E11).
+    ///
+    /// Provider quirk (seen with glewlwyd): with nonces mandatory, its PAR endpoint refuses a
+    /// proof without a nonce as `use_dpop_nonce` but sends no `DPoP-Nonce` to retry with. A
+    /// proof is optional at PAR (RFC 9449 §10.1: `dpop_jkt` alone binds the request), so when
+    /// the push is refused that way and no nonce is known for the origin, it is sent once more
+    /// without a proof; `dpop_jkt` still binds the code to the key.
+    private func push(_ query: [(String, String)], to endpoint: URL, budget: OperationBudget, dpopKey: DPoPKey?)
+        async throws(VersolaError) -> String
     {
         let body = FormBody(query.map { FormBody.Field(name: $0.0, value: $0.1) })
         let request = HTTPRequest(
             method: .post, url: endpoint, headers: ["Content-Type": FormBody.contentType, "Accept": "application/json"],
             body: body.encoded)
-        let response = try await sender.send(request, kind: .read, budget: budget)
+        var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
+        if dpopKey != nil, DPoPDemand(response) == .nonce {
+            environment.log.record(
+                VersolaLogEvent(.info, "the PAR endpoint demanded a DPoP nonce without sending one; pushing with dpop_jkt only"))
+            response = try await sender.send(request, kind: .read, budget: budget)
+        }
         guard (200..<300).contains(response.status) else {
             let detail = OAuthErrorResponse(body: response.body).map { "the provider refused the pushed request: \($0.code)" }
                 ?? "the provider refused the pushed request with status \(response.status)"

@@ -27,9 +27,13 @@ public struct RevocationEndpoint: Sendable {
 
     /// Asks the provider to revoke a refresh token: `token`, `token_type_hint=refresh_token`
     /// and `client_id`, form-encoded, kind `.read` (repeated per R5).
+    /// - Parameters:
+    ///   - refreshToken: the token to revoke.
+    ///   - budget: the operation's budget.
+    ///   - dpopKey: the grant's DPoP key, for providers that want a proof with a bound token.
     /// - Returns: whether the provider confirmed with a 200. Failures are logged, not thrown.
     @discardableResult
-    public func revoke(refreshToken: String, budget: OperationBudget) async -> Bool {
+    public func revoke(refreshToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil) async -> Bool {
         var form = FormBody()
         form.append("token", refreshToken)
         form.append("token_type_hint", "refresh_token")
@@ -38,7 +42,7 @@ public struct RevocationEndpoint: Sendable {
         request.headers.add("Content-Type", FormBody.contentType)
         request.headers.add("Accept", "application/json")
         do {
-            let response = try await sender.send(request, kind: .read, budget: budget)
+            let response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
             if response.status == 200 { return true }
             let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"
             sender.environment.log.record(VersolaLogEvent(.warning, "revocation answered \(response.status): \(code)"))

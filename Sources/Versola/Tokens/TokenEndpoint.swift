@@ -39,11 +39,14 @@ public struct TokenEndpoint: Sendable {
     ///   - redirectURI: the redirect URI exactly as sent in the authorization request (A6).
     ///   - budget: the operation's budget.
     ///   - extra: further fields appended after the standard ones (e.g. `resource`).
+    ///   - dpopKey: the key the authorization was bound to (D4); the request then carries a
+    ///     proof, and its nonce and proof retries (R3) still apply.
     /// - Returns: the tokens; the ID token is not validated here (see ``IDTokenValidator``).
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
     ///   `.reauthenticate(.grantRejected)`); `.recoverable` when nothing usable answered.
     public func exchangeCode(
-        code: String, verifier: String, redirectURI: String, budget: OperationBudget, extra: [FormBody.Field] = []
+        code: String, verifier: String, redirectURI: String, budget: OperationBudget, extra: [FormBody.Field] = [],
+        dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> TokenResponse {
         var form = FormBody()
         form.append("grant_type", "authorization_code")
@@ -52,7 +55,7 @@ public struct TokenEndpoint: Sendable {
         form.append("code_verifier", verifier)
         form.append("client_id", clientID)
         form.fields += extra
-        return try await post(form, kind: .codeExchange, budget: budget)
+        return try await post(form, kind: .codeExchange, budget: budget, dpopKey: dpopKey)
     }
 
     /// Uses a refresh token (RFC 6749 §6).
@@ -60,27 +63,28 @@ public struct TokenEndpoint: Sendable {
     ///   - refreshToken: the refresh token.
     ///   - scope: a narrower scope to ask for, or nil for the original one.
     ///   - budget: the operation's budget.
+    ///   - dpopKey: the grant's DPoP key; the request then carries a proof.
     /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
     ///   `.reauthenticate(.grantRejected)`); `.recoverable` when nothing usable answered.
-    public func refresh(refreshToken: String, scope: String? = nil, budget: OperationBudget) async throws(VersolaError)
-        -> TokenResponse
-    {
+    public func refresh(
+        refreshToken: String, scope: String? = nil, budget: OperationBudget, dpopKey: DPoPKey? = nil
+    ) async throws(VersolaError) -> TokenResponse {
         var form = FormBody()
         form.append("grant_type", "refresh_token")
         form.append("refresh_token", refreshToken)
         form.append("client_id", clientID)
         if let scope { form.append("scope", scope) }
-        return try await post(form, kind: .refresh, budget: budget)
+        return try await post(form, kind: .refresh, budget: budget, dpopKey: dpopKey)
     }
 
-    private func post(_ form: FormBody, kind: OperationKind, budget: OperationBudget) async throws(VersolaError)
-        -> TokenResponse
+    private func post(_ form: FormBody, kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?)
+        async throws(VersolaError) -> TokenResponse
     {
         var request = HTTPRequest(method: .post, url: url, body: form.encoded)
         request.headers.add("Content-Type", FormBody.contentType)
         request.headers.add("Accept", "application/json")
-        let response = try await sender.send(request, kind: kind, budget: budget)
+        let response = try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
         guard response.isSuccess else {
             let error = OAuthErrorResponse.versolaError(for: response, budget: budget)
             let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"

@@ -26,17 +26,20 @@ public struct UserInfoEndpoint: Sendable {
     ///   - accessToken: the access token.
     ///   - expectedSubject: the ID token's `sub`.
     ///   - budget: the operation's budget.
+    ///   - dpopKey: the key a DPoP-bound token is bound to; the token then goes as
+    ///     `Authorization: DPoP` with a proof carrying `ath`.
     /// - Returns: the checked claims.
     /// - Throws: `.configuration(.idTokenRejected)` when `sub` is missing or differs (the answer
     ///   is not used); `.reauthenticate(.sessionRejected)` on a 401 (the session layer refreshes
     ///   first); `.recoverable(.server)` for another status or a body that is not a JSON
     ///   object; the sender's errors.
-    public func fetch(accessToken: String, expectedSubject: String, budget: OperationBudget) async throws(VersolaError)
-        -> UserInfo
-    {
+    public func fetch(
+        accessToken: String, expectedSubject: String, budget: OperationBudget, dpopKey: DPoPKey? = nil
+    ) async throws(VersolaError) -> UserInfo {
         var request = HTTPRequest(method: .get, url: url)
         request.headers.add("Accept", "application/json")
-        let response = try await sender.send(request, kind: .read, budget: budget, accessToken: accessToken)
+        let response = try await sender.send(
+            request, kind: .read, budget: budget, accessToken: accessToken, dpopKey: dpopKey)
         func serverFailure(_ reason: String?) -> VersolaError {
             .recoverable(
                 .server(

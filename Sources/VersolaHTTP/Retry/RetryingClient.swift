@@ -63,13 +63,31 @@ public final class RetryingClient: Sendable {
     public func send(
         _ request: HTTPRequest, kind: OperationKind, budget: OperationBudget, options: TransportOptions? = nil
     ) async throws(VersolaError) -> HTTPResponse {
-        guard let origin = request.origin else {
-            throw .configuration(.invalidConfiguration("the request URL has no scheme or host"))
-        }
+        try await send(kind: kind, budget: budget, options: options, prepare: { _ throws(VersolaError) in request })
+    }
+
+    /// Sends a request built afresh for every attempt, as ``send(_:kind:budget:options:)`` does
+    /// with a fixed one. A request that must differ per attempt (a DPoP proof with a new `jti`
+    /// and the latest nonce) is made by `prepare`; `observe` sees every answer, repeated ones
+    /// included (to learn `DPoP-Nonce` values).
+    /// - Parameters:
+    ///   - prepare: makes the request of attempt `n` (1 for the first); every attempt must go
+    ///     to the same origin.
+    ///   - observe: called with every response received, before it is judged.
+    /// - Throws: as ``send(_:kind:budget:options:)``, and what `prepare` throws.
+    public func send(
+        kind: OperationKind, budget: OperationBudget, options: TransportOptions? = nil,
+        prepare: (_ attempt: Int) throws(VersolaError) -> HTTPRequest,
+        observe: (HTTPResponse) -> Void = { _ in }
+    ) async throws(VersolaError) -> HTTPResponse {
         var options = options ?? defaultOptions
         if kind.forbidsConnectionReuse { options.allowConnectionReuse = false }
         var attempts = 0
         while true {
+            let request = try prepare(attempts + 1)
+            guard let origin = request.origin else {
+                throw .configuration(.invalidConfiguration("the request URL has no scheme or host"))
+            }
             if let closed = cooldowns.active(for: origin, now: clock.monotonicNow) {
                 throw serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget)
             }
@@ -89,6 +107,7 @@ public final class RetryingClient: Sendable {
             var retryAfter: Duration?
             switch result {
             case .success(let response):
+                observe(response)
                 outcome = RequestOutcome(status: response.status)
                 if outcome == .success { return response }
                 budget.recordFailedRequest(duration: took)

@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// Publishes a session's states (S3): the current state and user readable synchronously
+/// from any thread (T5), and any number of streams, each starting with the current state.
+final class StatePublisher: Sendable {
+    private struct Contents {
+        var state: SessionState
+        var user: SessionUser?
+        var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
+    }
+
+    private let contents: Mutex<Contents>
+
+    init(state: SessionState) {
+        contents = Mutex(Contents(state: state))
+    }
+
+    var state: SessionState { contents.withLock { $0.state } }
+    var user: SessionUser? { contents.withLock { $0.user } }
+
+    func setUser(_ user: SessionUser?) {
+        contents.withLock { $0.user = user }
+    }
+
+    /// Records and sends a new state to every observer.
+    func publish(_ state: SessionState) {
+        let observers = contents.withLock { contents -> [AsyncStream<SessionState>.Continuation] in
+            contents.state = state
+            return Array(contents.observers.values)
+        }
+        for observer in observers { observer.yield(state) }
+    }
+
+    /// A new stream whose first value is the current state.
+    func stream() -> AsyncStream<SessionState> {
+        let (stream, continuation) = AsyncStream<SessionState>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        contents.withLock { contents in
+            continuation.yield(contents.state)
+            contents.observers[id] = continuation
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.contents.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    deinit {
+        for observer in contents.withLock({ Array($0.observers.values) }) { observer.finish() }
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+
+/// Runs a helper program to completion off the cooperative thread pool.
+enum ChildProcess {
+    /// How a run ended.
+    struct Outcome: Sendable, Hashable {
+        /// The exit status (or the signal number for an uncaught signal).
+        var status: Int32
+        /// Standard output.
+        var output: [UInt8]
+        /// Standard error.
+        var errorOutput: [UInt8]
+    }
+
+    /// Runs `executable` with `arguments`, feeding `input` on standard input. Nil when the
+    /// program cannot be started at all.
+    static func run(_ executable: URL, arguments: [String], input: [UInt8] = []) async -> Outcome? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: runBlocking(executable, arguments: arguments, input: input))
+            }
+        }
+    }
+
+    private static func runBlocking(_ executable: URL, arguments: [String], input: [UInt8]) -> Outcome? {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let standardInput = Pipe()
+        let standardOutput = Pipe()
+        let standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        // Read standard error on another thread so that neither pipe can fill up and stall.
+        let errorBytes = ErrorCollector()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorBytes.set(standardError.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        if !input.isEmpty { try? standardInput.fileHandleForWriting.write(contentsOf: input) }
+        try? standardInput.fileHandleForWriting.close()
+        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: Array(output), errorOutput: Array(errorBytes.get()))
+    }
+
+    /// Hands standard error from its reading thread to the caller.
+    private final class ErrorCollector: @unchecked Sendable {
+        // Written once before `group.leave()`, read after `group.wait()`: the group orders them.
+        private var data = Data()
+        func set(_ value: Data) { data = value }
+        func get() -> Data { data }
+    }
+}

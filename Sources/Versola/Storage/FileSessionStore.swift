@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+import VersolaCrypto
+
+/// The ``SessionStore`` on disk: one AES-256-GCM sealed record per profile at
+/// `<state home>/versola/<profile>/session` (P5, P8, L3).
+///
+/// - Files are 0600 and directories 0700, set explicitly whatever the umask.
+/// - The record is replaced atomically: temp file in the same directory, write, `fsync`,
+///   `rename`, `fsync` of the directory. A stray temp file left by a crash is ignored.
+/// - The seal's associated data binds the profile name and the format version, so a record
+///   copied into another profile does not open there.
+/// - ``withExclusiveAccess(_:)`` holds a `flock` on `<profile>/lock` (other processes wait)
+///   and an in-process queue (other tasks of this process wait, without blocking threads).
+///
+/// Failures:
+/// - a locked key source → `.recoverable(.unlockRequired)` (S10), nothing read or written;
+/// - a record that does not decrypt or decode (tampering, a lost key, a truncated, empty,
+///   garbage or oversized file — more than ``maximumRecordSize``) →
+///   `.reauthenticate(.credentialsInvalidated)` (E9). The file is left where it is: ``load()``
+///   never deletes it. The next ``save(_:)`` or ``wipe()`` that finds it still unreadable
+///   moves it aside to `session.invalid-<unix time>-<random>` instead of overwriting it, so
+///   nothing is lost silently;
+/// - any other I/O failure (`EACCES`, `ENOSPC`, `EROFS`, a symbolic link or FIFO in place of
+///   the file) → `.configuration(.invalidConfiguration("cannot <operation> <path>: <reason>"))`:
+///   the person or an administrator has to fix the file system.
+///
+/// ```swift
+/// let directories = try XDGDirectories.current()
+/// let store = try FileSessionStore(
+///     profile: "work", directory: directories.stateHome,
+///     keySource: KeyFileKeySource(configHome: directories.configHome))
+/// let record = try await store.load()
+/// ```
+public final class FileSessionStore: SessionStore {
+    /// The largest record file read (1 MiB); a larger one is treated as unreadable.
+    public static let maximumRecordSize = 1 << 20
+
+    /// The profile's name.
+    public var profile: String { directory.profile }
+    /// The profile's directory, `<state home>/versola/<profile>`.
+    public var profileDirectory: URL { URL(fileURLWithPath: directory.path, isDirectory: true) }
+    /// The sealed record file.
+    public var recordFile: URL { URL(fileURLWithPath: directory.recordPath) }
+    /// The source of the data key.
+    public let keySource: any KeySource
+
+    let directory: ProfileDirectory
+    private let mutex: AsyncMutex
+    private let lockIdentity: ExclusiveAccessIdentity
+    /// Called when the `flock` is held by someone else and this store starts waiting (tests).
+    let onLockContention: @Sendable () -> Void
+
+    /// The bytes every record file starts with.
+    static let magic: [UInt8] = Array("VSR1".utf8)
+
+    /// Creates the store for `profile` under the XDG state directory `directory`. Nothing is
+    /// touched on disk until the first call.
+    /// - Parameters:
+    ///   - profile: 1 to 64 characters from `[A-Za-z0-9._-]`, not containing `..`.
+    ///   - directory: the XDG state home (``XDGDirectories/stateHome``).
+    ///   - keySource: where the data key comes from (``KeyFileKeySource`` by default in
+    ///     ``SessionStorage``).
+    /// - Throws: `.configuration(.invalidConfiguration)` for an invalid profile name.
+    public convenience init(profile: String, directory: URL, keySource: any KeySource) throws(VersolaError) {
+        try self.init(profile: profile, directory: directory, keySource: keySource, onLockContention: {})
+    }
+
+    init(
+        profile: String, directory: URL, keySource: any KeySource, onLockContention: @escaping @Sendable () -> Void
+    ) throws(VersolaError) {
+        self.directory = try ProfileDirectory(profile: profile, stateHome: directory)
+        self.keySource = keySource
+        self.onLockContention = onLockContention
+        (mutex, lockIdentity) = LockRegistry.shared.locks(for: self.directory.lockPath)
+    }
+
+    /// The stored record, or nil when there is none. The key source is asked only when a
+    /// record exists. See the type's documentation for the failures.
+    public func load() async throws(VersolaError) -> SessionRecord? {
+        guard let sealed = try readRecordFile() else { return nil }
+        let key = try await keySource.dataKey()
+        return try open(sealed, key: key)
+    }
+
+    /// Seals `record` and replaces the stored one atomically. An existing record that does
+    /// not open with the current key is moved aside first (see the type's documentation).
+    public func save(_ record: SessionRecord) async throws(VersolaError) {
+        let key = try await keySource.dataKey()
+        let sealed: [UInt8]
+        do {
+            sealed = Self.magic + (try AESGCM.seal(record.serialized(), key: key, authenticating: associatedData))
+        } catch {
+            throw .configuration(.invalidConfiguration("cannot seal the session record"))
+        }
+        do {
+            try directory.ensure()
+            try setAsideUnreadableRecord(key: key)
+            try PrivateFiles.writeAtomically(sealed, to: directory.recordPath, in: directory.path)
+        } catch {
+            throw error.versolaError
+        }
+    }
+
+    /// Deletes the stored record and any temp files left by interrupted writes. Needs no key;
+    /// when the key is available and the record does not open with it, the record is moved
+    /// aside instead of deleted.
+    public func wipe() async throws(VersolaError) {
+        if let key = try? await keySource.dataKey() {
+            do {
+                try setAsideUnreadableRecord(key: key)
+            } catch {
+                throw error.versolaError
+            }
+        }
+        do {
+            for name in PrivateFiles.names(in: directory.path) where name.hasPrefix("session.tmp-") {
+                try PrivateFiles.remove(directory.path + "/" + name)
+            }
+            try PrivateFiles.remove(directory.recordPath)
+            if FileManager.default.fileExists(atPath: directory.path) {
+                try PrivateFiles.syncDirectory(directory.path)
+            }
+        } catch {
+            throw error.versolaError
+        }
+    }
+
+    /// Runs `body` holding the profile's lock, against other tasks of this process (all
+    /// stores of one profile share a queue) and other processes (`flock`). Re-read the
+    /// record inside `body`. A nested call from the same task runs `body` at once.
+    nonisolated(nonsending) public func withExclusiveAccess<R>(_ body: () async throws(VersolaError) -> R)
+        async throws(VersolaError) -> R
+    {
+        if lockIdentity.isHeldByCurrentTask { return try await body() }
+        await mutex.lock()
+        defer { mutex.unlock() }
+        let fileLock: FileLock
+        do {
+            try directory.ensure()
+            fileLock = try await FileLock.acquire(path: directory.lockPath, onContention: onLockContention)
+        } catch {
+            throw error.versolaError
+        }
+        defer { fileLock.release() }
+        return try await lockIdentity.whileHeld(body)
+    }
+
+    // MARK: - Sealing
+
+    /// Binds a sealed record to this profile and this format version.
+    private var associatedData: [UInt8] {
+        Array("versola session record v\(SessionRecord.formatVersion) profile \(profile)".utf8)
+    }
+
+    /// The record file's bytes, nil when there is none.
+    private func readRecordFile() throws(VersolaError) -> [UInt8]? {
+        let result: PrivateFiles.ReadResult
+        do {
+            result = try PrivateFiles.read(directory.recordPath, limit: Self.maximumRecordSize)
+        } catch {
+            throw error.versolaError
+        }
+        switch result {
+        case .missing: return nil
+        case .tooLarge: throw .reauthenticate(.credentialsInvalidated)
+        case .contents(let bytes): return bytes
+        }
+    }
+
+    private func open(_ file: [UInt8], key: SymmetricKey) throws(VersolaError) -> SessionRecord {
+        guard file.count > Self.magic.count, Array(file[0..<Self.magic.count]) == Self.magic,
+            let plaintext = try? AESGCM.open(Array(file[Self.magic.count...]), key: key, authenticating: associatedData)
+        else {
+            throw .reauthenticate(.credentialsInvalidated)
+        }
+        return try SessionRecord(serialized: plaintext)
+    }
+
+    /// Moves the current record file aside when it exists and does not open with `key`.
+    private func setAsideUnreadableRecord(key: SymmetricKey) throws(FileSystemFailure) {
+        let current = try PrivateFiles.read(directory.recordPath, limit: Self.maximumRecordSize)
+        switch current {
+        case .missing:
+            return
+        case .contents(let bytes):
+            if (try? open(bytes, key: key)) != nil { return }
+        case .tooLarge:
+            break
+        }
+        let suffix = SecureRandom.bytes(3).map { String(format: "%02x", $0) }.joined()
+        let seconds = Int(Date().timeIntervalSince1970)
+        try PrivateFiles.move(directory.recordPath, to: "\(directory.recordPath).invalid-\(seconds)-\(suffix)")
+    }
+}
+
+/// One in-process queue (and nesting identity) per lock file, shared by every store of a
+/// profile in this process, so that tasks queue without each blocking a thread on `flock`.
+private final class LockRegistry: Sendable {
+    static let shared = LockRegistry()
+
+    private let entries = Mutex<[String: (AsyncMutex, ExclusiveAccessIdentity)]>([:])
+
+    func locks(for path: String) -> (AsyncMutex, ExclusiveAccessIdentity) {
+        entries.withLock { entries in
+            if let existing = entries[path] { return existing }
+            let created = (AsyncMutex(), ExclusiveAccessIdentity())
+            entries[path] = created
+            return created
+        }
+    }
+}

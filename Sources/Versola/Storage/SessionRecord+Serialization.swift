@@ -1,0 +1,212 @@
+import Foundation
+import VersolaJOSE
+
+extension SessionRecord {
+    /// The record as JSON bytes (deterministic: members in a fixed order, nonces sorted).
+    ///
+    /// Every member is always written; an absent item is `null`. Byte strings are base64url,
+    /// times are seconds since Foundation's reference date (2001-01-01), which round-trips a
+    /// `Date` exactly. The bytes hold secrets: seal them before they leave memory.
+    public func serialized() -> [UInt8] {
+        jsonValue.serializedBytes()
+    }
+
+    /// Decodes bytes written by ``serialized()``.
+    ///
+    /// Strict: an unknown `version`, a missing, extra or mistyped member, or a DPoP key that
+    /// is not 32 bytes is an error.
+    /// - Throws: `.reauthenticate(.credentialsInvalidated)` (E9): stored data that cannot be
+    ///   read is a sign-out, not a crash.
+    public init(serialized bytes: [UInt8]) throws(VersolaError) {
+        do {
+            self = try Self.decode(bytes)
+        } catch {
+            throw .reauthenticate(.credentialsInvalidated)
+        }
+    }
+
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        object["version"] = .integer(Int64(Self.formatVersion))
+        object["issuer"] = .string(issuer)
+        object["clientID"] = .string(clientID)
+        object["subject"] = Self.optional(subject)
+        object["refreshToken"] = Self.optional(refreshToken)
+        object["idToken"] = Self.optional(idToken)
+        object["dpopPrivateKey"] = dpopPrivateKey.map { .string(Base64URL.encode($0)) } ?? .null
+        object["pendingAuthorization"] = pendingAuthorization.map(Self.encode) ?? .null
+        object["dpopNonces"] = .object(
+            JSONObject(dpopNonces.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        object["refreshInFlight"] = refreshInFlight.map(Self.encode) ?? .null
+        return .object(object)
+    }
+
+    /// Decodes with a reason for the failure (for tests and diagnostics; names no value).
+    static func decode(_ bytes: [UInt8]) throws(SessionRecordFormatError) -> SessionRecord {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: bytes)
+        } catch {
+            throw SessionRecordFormatError("not JSON (\(error.reason))")
+        }
+        var reader = try MemberReader(value, what: "record")
+        guard let version = try reader.take("version").int64 else {
+            throw SessionRecordFormatError("\"version\" is not an integer")
+        }
+        guard version == Int64(formatVersion) else { throw SessionRecordFormatError("unknown version \(version)") }
+        var key: [UInt8]?
+        if let text = try reader.optionalString("dpopPrivateKey") {
+            key = try decodeBytes(text, member: "dpopPrivateKey", count: 32)
+        }
+        let pendingValue = try reader.take("pendingAuthorization")
+        let inFlightValue = try reader.take("refreshInFlight")
+        let record = SessionRecord(
+            issuer: try reader.string("issuer"),
+            clientID: try reader.string("clientID"),
+            subject: try reader.optionalString("subject"),
+            refreshToken: try reader.optionalString("refreshToken"),
+            idToken: try reader.optionalString("idToken"),
+            dpopPrivateKey: key,
+            pendingAuthorization: pendingValue.isNull ? nil : try decodePending(pendingValue),
+            dpopNonces: try decodeNonces(try reader.take("dpopNonces")),
+            refreshInFlight: inFlightValue.isNull ? nil : try decodeInFlight(inFlightValue))
+        try reader.finish()
+        return record
+    }
+
+    // MARK: - Parts
+
+    private static func optional(_ text: String?) -> JSONValue {
+        text.map { .string($0) } ?? .null
+    }
+
+    private static func encode(_ pending: PendingAuthorization) -> JSONValue {
+        var object = JSONObject()
+        object["state"] = .string(pending.state)
+        object["nonce"] = .string(pending.nonce)
+        object["codeVerifier"] = .string(pending.codeVerifier)
+        object["redirectURI"] = .string(pending.redirectURI)
+        object["issuer"] = .string(pending.issuer)
+        object["clientID"] = .string(pending.clientID)
+        object["scope"] = .string(pending.scope)
+        object["acrValues"] = .array(pending.acrValues.map { .string($0) })
+        object["maxAge"] = pending.maxAge.map { .integer(Int64($0)) } ?? .null
+        object["dpopThumbprint"] = optional(pending.dpopThumbprint)
+        object["createdAt"] = .double(pending.createdAt.timeIntervalSinceReferenceDate)
+        return .object(object)
+    }
+
+    private static func decodePending(_ value: JSONValue) throws(SessionRecordFormatError) -> PendingAuthorization {
+        var reader = try MemberReader(value, what: "pendingAuthorization")
+        guard let acrArray = try reader.take("acrValues").array else {
+            throw SessionRecordFormatError("\"acrValues\" is not an array")
+        }
+        var acrValues: [String] = []
+        for element in acrArray {
+            guard let text = element.string else { throw SessionRecordFormatError("\"acrValues\" holds a non-string") }
+            acrValues.append(text)
+        }
+        let maxAgeValue = try reader.take("maxAge")
+        var maxAge: Int?
+        if !maxAgeValue.isNull {
+            guard let number = maxAgeValue.int64, let small = Int(exactly: number), small >= 0 else {
+                throw SessionRecordFormatError("\"maxAge\" is not a non-negative integer")
+            }
+            maxAge = small
+        }
+        let pending = PendingAuthorization(
+            state: try reader.string("state"),
+            nonce: try reader.string("nonce"),
+            codeVerifier: try reader.string("codeVerifier"),
+            redirectURI: try reader.string("redirectURI"),
+            issuer: try reader.string("issuer"),
+            clientID: try reader.string("clientID"),
+            scope: try reader.string("scope"),
+            acrValues: acrValues,
+            maxAge: maxAge,
+            dpopThumbprint: try reader.optionalString("dpopThumbprint"),
+            createdAt: try reader.date("createdAt"))
+        try reader.finish()
+        return pending
+    }
+
+    private static func encode(_ marker: RefreshInFlight) -> JSONValue {
+        [
+            "startedAt": .double(marker.startedAt.timeIntervalSinceReferenceDate),
+            "tokenDigest": .string(Base64URL.encode(marker.tokenDigest)),
+        ]
+    }
+
+    private static func decodeInFlight(_ value: JSONValue) throws(SessionRecordFormatError) -> RefreshInFlight {
+        var reader = try MemberReader(value, what: "refreshInFlight")
+        let marker = RefreshInFlight(
+            tokenDigest: try decodeBytes(try reader.string("tokenDigest"), member: "tokenDigest", count: 32),
+            startedAt: try reader.date("startedAt"))
+        try reader.finish()
+        return marker
+    }
+
+    private static func decodeNonces(_ value: JSONValue) throws(SessionRecordFormatError) -> [String: String] {
+        guard let object = value.object else { throw SessionRecordFormatError("\"dpopNonces\" is not an object") }
+        var nonces: [String: String] = [:]
+        for member in object {
+            guard let nonce = member.value.string else {
+                throw SessionRecordFormatError("\"dpopNonces\" holds a non-string")
+            }
+            nonces[member.name] = nonce
+        }
+        return nonces
+    }
+
+    private static func decodeBytes(_ text: String, member: String, count: Int) throws(SessionRecordFormatError) -> [UInt8] {
+        guard let decoded = try? Base64URL.decode(text), decoded.count == count else {
+            throw SessionRecordFormatError("\"\(member)\" is not \(count) base64url bytes")
+        }
+        return decoded
+    }
+}
+
+/// Takes the members of one JSON object by name, then checks that none is left over.
+private struct MemberReader {
+    private var remaining: JSONObject
+    private let what: String
+
+    init(_ value: JSONValue, what: String) throws(SessionRecordFormatError) {
+        guard let object = value.object else { throw SessionRecordFormatError("\(what) is not an object") }
+        remaining = object
+        self.what = what
+    }
+
+    /// The member `name`, removed; missing is an error.
+    mutating func take(_ name: String) throws(SessionRecordFormatError) -> JSONValue {
+        guard let value = remaining[name] else { throw SessionRecordFormatError("\(what) lacks \"\(name)\"") }
+        remaining[name] = nil
+        return value
+    }
+
+    mutating func string(_ name: String) throws(SessionRecordFormatError) -> String {
+        guard let text = try take(name).string else { throw SessionRecordFormatError("\"\(name)\" is not a string") }
+        return text
+    }
+
+    mutating func optionalString(_ name: String) throws(SessionRecordFormatError) -> String? {
+        let value = try take(name)
+        if value.isNull { return nil }
+        guard let text = value.string else { throw SessionRecordFormatError("\"\(name)\" is not a string or null") }
+        return text
+    }
+
+    mutating func date(_ name: String) throws(SessionRecordFormatError) -> Date {
+        guard let seconds = try take(name).double, seconds.isFinite else {
+            throw SessionRecordFormatError("\"\(name)\" is not a number")
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// Fails when a member was never taken (an unknown member).
+    func finish() throws(SessionRecordFormatError) {
+        if let extra = remaining.names.first {
+            throw SessionRecordFormatError("\(what) has an unknown member \"\(extra)\"")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Where a profile's ``SessionRecord`` lives between runs.
+///
+/// Implementations keep one record per profile and replace it whole (P8).
+/// ``withExclusiveAccess(_:)`` serialises critical sections across tasks and, for stores on
+/// disk, across processes (T2): a refresh takes it, re-reads the record inside (another
+/// process may have rotated the token meanwhile), then spends the token and saves.
+///
+/// ```swift
+/// let refreshed = try await store.withExclusiveAccess { () throws(VersolaError) -> SessionRecord? in
+///     guard var record = try await store.load() else { return nil }
+///     // … refresh, then:
+///     try await store.save(record)
+///     return record
+/// }
+/// ```
+public protocol SessionStore: Sendable {
+    /// The stored record, or nil when the profile holds none.
+    /// - Throws: `.recoverable(.unlockRequired)` when the key source is locked (S10);
+    ///   `.reauthenticate(.credentialsInvalidated)` when the stored data cannot be decrypted or
+    ///   decoded (E9); `.configuration(.invalidConfiguration)` for I/O failures.
+    func load() async throws(VersolaError) -> SessionRecord?
+
+    /// Replaces the stored record with `record`, atomically: afterwards either the old or the
+    /// new record is stored, never a mix.
+    /// - Throws: as ``load()``; nothing is written when it throws.
+    func save(_ record: SessionRecord) async throws(VersolaError)
+
+    /// Removes the stored record (logout, the S7 wipe). Works while the key source is locked.
+    func wipe() async throws(VersolaError)
+
+    /// Runs `body` while holding the profile's exclusive lock; other callers of this method on
+    /// the same profile wait, in this process and in others. The body re-reads the record
+    /// itself. A nested call from inside `body` (same task) runs at once instead of deadlocking.
+    nonisolated(nonsending) func withExclusiveAccess<R>(_ body: () async throws(VersolaError) -> R)
+        async throws(VersolaError) -> R
+}

@@ -1,0 +1,64 @@
+import Testing
+import Versola
+
+@Suite struct WWWAuthenticateTests {
+    @Test("D3 A10: one challenge with quoted and token parameters; names are case-insensitive")
+    func single() throws {
+        let header = WWWAuthenticate(#"DPoP algs="ES256 PS256", ERROR=use_dpop_nonce, error_description="Resource server requires nonce in DPoP proof""#)
+        #expect(header.challenges.count == 1)
+        let challenge = try #require(header.challenge(scheme: "dpop"))
+        #expect(challenge.scheme == "DPoP")
+        #expect(challenge.error == "use_dpop_nonce")
+        #expect(challenge["algs"] == "ES256 PS256")
+        #expect(challenge["Error_Description"] == "Resource server requires nonce in DPoP proof")
+    }
+
+    @Test("D3: several challenges in one field, and across fields")
+    func several() throws {
+        let header = WWWAuthenticate(
+            #"Bearer realm="api", error="invalid_token", DPoP algs="ES256", error="invalid_dpop_proof", Basic realm="x""#)
+        #expect(header.challenges.map(\.scheme) == ["Bearer", "DPoP", "Basic"])
+        #expect(header.challenge(scheme: "bearer")?["realm"] == "api")
+        #expect(header.challenge(scheme: "DPoP")?.error == "invalid_dpop_proof")
+        #expect(header.challenge(scheme: "basic")?["realm"] == "x")
+
+        let fields = WWWAuthenticate(headers: [
+            "WWW-Authenticate": #"Bearer error="invalid_token""#, "www-authenticate": #"DPoP error="use_dpop_nonce""#,
+        ])
+        #expect(fields.challenges.map(\.scheme) == ["Bearer", "DPoP"])
+        #expect(fields.challenge(scheme: "DPoP")?.error == "use_dpop_nonce")
+    }
+
+    @Test("quoted strings keep commas and unescape backslashes; token68 and bare schemes parse")
+    func quotingAndToken68() throws {
+        let header = WWWAuthenticate(#"Newauth realm="apps, \"x\" \\ y", type=1, Basic, Negotiate abc+/def==, Bearer"#)
+        #expect(header.challenges.map(\.scheme) == ["Newauth", "Basic", "Negotiate", "Bearer"])
+        #expect(header.challenges[0]["realm"] == #"apps, "x" \ y"#)
+        #expect(header.challenges[0]["type"] == "1")
+        #expect(header.challenges[1].parameters.isEmpty)
+        #expect(header.challenges[2].token68 == "abc+/def==")
+        #expect(header.challenges[3].parameters.isEmpty)
+    }
+
+    @Test("A10 S5: a step-up challenge yields acr_values and max_age")
+    func stepUp() throws {
+        let header = WWWAuthenticate(
+            #"Bearer error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="urn:mfa urn:hwk", max_age="300""#)
+        #expect(header.stepUpChallenge == StepUpChallenge(acrValues: ["urn:mfa", "urn:hwk"], maxAge: 300))
+        #expect(WWWAuthenticate(#"Bearer error="invalid_token""#).stepUpChallenge == nil)
+    }
+
+    @Test("malformed values never crash and yield what can be read", arguments: [
+        "", ",,,", "=", "\"", "DPoP error=\"unterminated", "DPoP ,error=", "  Bearer  ,  ", "DPoP error==x", "é ü",
+        "Bearer realm=\"a\"\" DPoP", "=== , Bearer",
+    ])
+    func malformed(_ value: String) {
+        let header = WWWAuthenticate(value)
+        #expect(header.challenges.count <= 3)
+    }
+
+    @Test("an unterminated quoted string runs to the end")
+    func unterminated() {
+        #expect(WWWAuthenticate(#"DPoP error="use_dpop_nonce"#).challenge(scheme: "DPoP")?.error == "use_dpop_nonce")
+    }
+}
