@@ -80,29 +80,82 @@ final class CLIHarness: Sendable {
             _ = FileManager.default.createFile(atPath: stem + ".in", contents: Data(text.utf8))
             return stem + ".in"
         } ?? "/dev/null"
+        let child = try spawn(Self.executable, arguments, extraEnvironment: extraEnvironment, stem: stem, input: input)
+        let outcome = Self.wait(child, stem: stem)
+        unlink(stem + ".in")
+        return outcome
+    }
+
+    /// Waits for `child` and collects what it wrote to `stem.out` and `stem.err`.
+    static func wait(_ child: pid_t, stem: String) -> Outcome {
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let out = FileManager.default.contents(atPath: stem + ".out") ?? Data()
+        let err = FileManager.default.contents(atPath: stem + ".err") ?? Data()
+        for suffix in [".out", ".err"] { unlink(stem + suffix) }
+        return Outcome(
+            status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts `executable` with its output in `stem.out`/`stem.err` and `input` as stdin
+    /// (opened read-write, so that a FIFO does not block the start).
+    func spawn(
+        _ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:], stem: String,
+        input: String = "/dev/null"
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input, input == "/dev/null" ? O_RDONLY : O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stem + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stem + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([Self.executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.merging(extraEnvironment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, Self.executable, &actions, nil, argv, envp)
+        let spawned = posix_spawnp(&child, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let out = FileManager.default.contents(atPath: stem + ".out") ?? Data()
-        let err = FileManager.default.contents(atPath: stem + ".err") ?? Data()
-        for suffix in [".in", ".out", ".err"] { unlink(stem + suffix) }
-        return Outcome(
-            status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        return child
+    }
+
+    /// Waits on a thread of its own for `child` (see ``run(_:extraEnvironment:stdin:)``).
+    func finished(_ child: pid_t, stem: String) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.wait(child, stem: stem)) }.start()
+        }
+    }
+
+    /// The contents of `path` once it contains `marker`, or nil after 10 s. Waits for another
+    /// process's output, not for time.
+    func contents(of path: String, containing marker: String) async -> String? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: path) {
+                let text = String(decoding: data, as: UTF8.self)
+                if text.contains(marker) { return text }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Follows the provider's redirects from `url` (auto-login) up to the loopback redirect,
+    /// without delivering it: the address a person would copy from the browser.
+    func finalRedirect(from url: String) async throws -> String? {
+        var next = url
+        for _ in 0..<6 {
+            let stem = home.path + "/curl-" + UUID().uuidString.prefix(8)
+            let child = try spawn("curl", ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", next], stem: stem)
+            let location = await finished(child, stem: stem).stdout
+            if location.isEmpty { return nil }
+            if location.contains("/callback?") { return location }
+            next = location
+        }
+        return nil
     }
 
     /// `versola login` through the provider with the headless browser; expects success.

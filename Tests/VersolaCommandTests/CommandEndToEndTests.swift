@@ -220,3 +220,74 @@ struct CommandEndToEndTests {
         return files
     }
 }
+
+/// The interactive parts of `versola login`: the pasted redirect, `handle-redirect` from
+/// another process, and the waiting indicator on a terminal.
+@Suite("versola login interaction", .serialized)
+struct LoginInteractionTests {
+    // L2: with --no-browser the URL is printed and the final redirect pasted on stdin completes it.
+    @Test func pastedRedirectCompletesLogin() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        let fifo = cli.home.path + "/paste"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let stem = cli.home.path + "/login"
+        let login = try cli.spawn(
+            CLIHarness.executable, ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-browser"],
+            stem: stem, input: fifo)
+        let prompt = try #require(await cli.contents(of: stem + ".err", containing: "/authorize?"))
+        let lines = prompt.split(separator: "\n").map { String($0).trimmingBlanks }
+        let url = try #require(lines.first { $0.hasPrefix("http") })
+        let redirect = try #require(try await cli.finalRedirect(from: url))
+        let writer = open(fifo, O_WRONLY)
+        try #require(writer >= 0)
+        _ = Array((redirect + "\n").utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+        let outcome = await cli.finished(login, stem: stem)
+        close(writer)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Signed in as Alice Example"))
+        #expect(try await cli.run(["status"]).stdout.contains("authenticated"))
+    }
+
+    // L2: another process hands the redirect to the persisted pending request (P1, P2).
+    // Without DPoP: the session does not yet persist the DPoP key of a pending request, so a
+    // DPoP-bound login can only be completed by the process that started it.
+    @Test func handleRedirectFromAnotherProcess() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        let captured = cli.home.path + "/url"
+        let stem = cli.home.path + "/login"
+        let login = try cli.spawn(
+            CLIHarness.executable,
+            ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-dpop", "--browser-command",
+             "sh -c 'echo \"$0\" > \(captured)' %s"],
+            stem: stem)
+        defer { kill(login, SIGTERM) }
+        let url = try #require(await cli.contents(of: captured, containing: "\n")).trimmingBlanks
+        let redirect = try #require(try await cli.finalRedirect(from: url.replacingOccurrences(of: "\n", with: "")))
+        let handed = try await cli.run(["handle-redirect", "--json", redirect])
+        #expect(handed.status == 0, "\(handed.stderr)")
+        #expect(try JSONValue(parsing: handed.stdout)["state"] == "authenticated")
+        #expect(try await cli.run(["token"]).status == 0)
+        // The same redirect again: the pending request is gone.
+        #expect(try await cli.run(["handle-redirect", redirect]).status == 3)
+        kill(login, SIGTERM)
+        _ = await cli.finished(login, stem: stem)
+    }
+
+    // On a terminal (a pseudo-terminal through script(1)) the live indicator is drawn; the
+    // piped runs of the other tests show none.
+    @Test func waitingIndicatorOnATerminal() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        let command = "\(CLIHarness.executable) login --issuer \(cli.idp.issuer) --client-id versola-test "
+            + "--browser-command 'curl -sL -o /dev/null %s'"
+        let stem = cli.home.path + "/pty"
+        let script = try cli.spawn("script", ["-q", "-e", "-c", command, "/dev/null"], stem: stem)
+        let outcome = await cli.finished(script, stem: stem)
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Waiting for the sign-in in the browser"))
+        #expect(outcome.stdout.contains("Signed in as"))
+        #expect(outcome.stdout.contains("\u{1B}["))
+    }
+}

@@ -10,7 +10,7 @@ public struct AgentClient: Sendable {
     /// The environment the agent is started with.
     public let environment: [String: String]
     /// How long to wait for a freshly started agent to listen.
-    public var startupTimeout: Duration = .seconds(3)
+    public var startupTimeout: Duration = .seconds(10)
 
     /// Creates a client.
     public init(location: AgentLocation, executable: String?, environment: [String: String]) {

@@ -75,8 +75,11 @@ public enum CommandRunner {
     }
 
     /// Tells a running agent to forget `profile`'s session (after a login here); never starts one.
+    /// (Also with `--no-agent`: a running agent must not keep serving the old session.)
     static func reloadAgent(_ context: CommandContext) {
-        _ = context.agentClient()?.send(AgentRequest(.reload, profile: context.profile), start: false)
+        guard let location = AgentLocation.resolve(environment: context.environment) else { return }
+        let client = AgentClient(location: location, executable: nil, environment: context.environment)
+        _ = client.send(AgentRequest(.reload, profile: context.profile), start: false)
     }
 
     static func useColor(_ context: CommandContext) -> Bool {

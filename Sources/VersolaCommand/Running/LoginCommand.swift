@@ -69,7 +69,7 @@ struct LoginCommand {
         let configuration = SessionConfiguration(client: settings.clientConfiguration, profile: context.profile)
         var session = try Session(configuration: configuration, store: storage.store, browser: browser)
         await session.start()
-        if session.state == .authorizing, browser is SystemBrowser || browser is NoBrowser {
+        if session.state == .authorizing {
             let store = storage.store
             try await store.withExclusiveAccess { () throws(VersolaError) in
                 if let record = try await store.load(), record.refreshToken == nil { try await store.wipe() }
@@ -149,8 +149,10 @@ final class WaitingIndicator: Sendable {
         let color = self.color
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
         let started = ContinuousClock.now
+        // The first frame is drawn at once, so that even a fast sign-in shows it.
+        console.err("\r\(StatusOutput.paint(frames[0], code: "36", color: color)) Waiting for the sign-in in the browser…\u{1B}[K")
         let spinner = Task {
-            var frame = 0
+            var frame = 1
             while !Task.isCancelled {
                 let waited = (ContinuousClock.now - started).components.seconds
                 let mark = StatusOutput.paint(frames[frame % frames.count], code: "36", color: color)

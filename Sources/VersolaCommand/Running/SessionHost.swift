@@ -9,7 +9,15 @@ import VersolaJOSE
 public actor SessionHost {
     private let environment: [String: String]
     private let engine: EngineEnvironment?
-    private var sessions: [String: Session] = [:]
+    /// One profile's session and whether its restore from disk finished.
+    private struct Entry {
+        var session: Session
+        var settings: ProfileSettings
+        var restoring: Task<Void, Never>
+        var restored = false
+    }
+
+    private var entries: [String: Entry] = [:]
     private var forwarders: [String: Task<Void, Never>] = [:]
     private var watchers: [String: [UUID: AsyncStream<SessionState>.Continuation]] = [:]
 
@@ -73,23 +81,28 @@ public actor SessionHost {
     public func session(for profile: String) async throws(VersolaError) -> (Session, ProfileSettings) {
         let files = try ProfileFiles(configHome: XDGDirectories.current(environment: environment).configHome.path)
         let settings = try files.require(profile)
-        if let existing = sessions[profile], existing.configuration.client == settings.clientConfiguration,
-            existing.state != .unauthenticated
-        {
-            return (existing, settings)
+        if let entry = entries[profile], entry.settings == settings {
+            if !entry.restored {
+                // Another request is restoring it right now: share that session (T2).
+                await entry.restoring.value
+                return (entry.session, settings)
+            }
+            if entry.session.state != .unauthenticated { return (entry.session, settings) }
         }
         let storage = try SessionStorage.standard(profile: profile, environment: environment)
         let session = try Session(
             configuration: SessionConfiguration(client: settings.clientConfiguration, profile: profile),
             store: storage.store, environment: engine, browser: NoBrowser())
-        await session.start()
+        let restoring = Task { await session.start() }
+        entries[profile] = Entry(session: session, settings: settings, restoring: restoring)
         install(session, for: profile)
+        await restoring.value
+        if entries[profile]?.session === session { entries[profile]?.restored = true }
         return (session, settings)
     }
 
     private func install(_ session: Session, for profile: String) {
         forwarders[profile]?.cancel()
-        sessions[profile] = session
         let stream = session.states()
         forwarders[profile] = Task { [weak self] in
             for await state in stream {
@@ -101,7 +114,7 @@ public actor SessionHost {
     private func forget(_ profile: String) {
         forwarders[profile]?.cancel()
         forwarders[profile] = nil
-        sessions[profile] = nil
+        entries[profile] = nil
     }
 
     private func broadcast(_ state: SessionState, profile: String) {
