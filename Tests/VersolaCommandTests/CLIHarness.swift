@@ -116,8 +116,16 @@ final class CLIHarness: Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The test runner's threads may block signals; the child starts with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
-        let spawned = posix_spawnp(&child, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         return child
     }

@@ -262,7 +262,7 @@ struct LoginInteractionTests {
             ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-dpop", "--browser-command",
              "sh -c 'echo \"$0\" > \(captured)' %s"],
             stem: stem)
-        defer { kill(login, SIGTERM) }
+        defer { kill(login, SIGKILL) }
         let url = try #require(await cli.contents(of: captured, containing: "\n")).trimmingBlanks
         let redirect = try #require(try await cli.finalRedirect(from: url.replacingOccurrences(of: "\n", with: "")))
         let handed = try await cli.run(["handle-redirect", "--json", redirect])
@@ -271,7 +271,7 @@ struct LoginInteractionTests {
         #expect(try await cli.run(["token"]).status == 0)
         // The same redirect again: the pending request is gone.
         #expect(try await cli.run(["handle-redirect", redirect]).status == 3)
-        kill(login, SIGTERM)
+        kill(login, SIGKILL)
         _ = await cli.finished(login, stem: stem)
     }
 
