@@ -55,6 +55,17 @@ var targets: [Target] = [
         path: "Conformance/Scenarios",
         swiftSettings: strict
     ),
+    .target(
+        name: "VersolaCommand",
+        dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        swiftSettings: strict
+    ),
+    .executableTarget(name: "versola", dependencies: ["VersolaCommand"], swiftSettings: strict),
+    .testTarget(
+        name: "VersolaCommandTests",
+        dependencies: ["VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        swiftSettings: strict
+    ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),
@@ -68,6 +79,7 @@ var products: [Product] = [
     .library(name: "VersolaJOSE", targets: ["VersolaJOSE"]),
     .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
     .library(name: "Versola", targets: ["Versola"]),
+    .executable(name: "versola", targets: ["versola"]),
     .executable(name: "versola-bench", targets: ["versola-bench"]),
     .executable(name: "versola-test-idp", targets: ["versola-test-idp"]),
     .library(name: "VersolaTestIdP", targets: ["VersolaTestIdP"]),

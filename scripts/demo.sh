@@ -1,10 +1,68 @@
 #!/usr/bin/env bash
-# `make demo`. The full demo (a loopback login through the test IdP with the
-# `versola` command) arrives with the command-line work; until then this builds the
-# libraries and prints the benchmark figures, which exercise the crypto and JOSE code.
+# `make demo`: a real loopback login with the `versola` command against the local test
+# provider, then status, token, a DPoP-bound request, a forced refresh and logout.
+# Everything lives in a temp directory (XDG dirs, agent socket); the provider and the
+# session agent are stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "The versola command and its login demo are not built yet."
-echo "Meanwhile, here is the engine's cryptography at work (release build):"
-swift build -c release --product versola-bench 2>&1 | tail -n 1
-"$(swift build -c release --show-bin-path)/versola-bench"
+bash scripts/install-deps.sh
+
+echo "== building versola and versola-test-idp"
+swift build --product versola 2>&1 | tail -n 1
+swift build --product versola-test-idp 2>&1 | tail -n 1
+bin="$(swift build --show-bin-path)"
+
+demo=$(mktemp -d /tmp/versola-demo.XXXXXX)
+mkdir -m 700 "$demo/run"
+export XDG_CONFIG_HOME="$demo/config" XDG_STATE_HOME="$demo/state" XDG_RUNTIME_DIR="$demo/run"
+export VERSOLA_AGENT_IDLE_TIMEOUT=60
+idp_pid=""
+cleanup() {
+  "$bin/versola" agent --stop >/dev/null 2>&1 || true
+  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null || true
+  rm -rf "$demo"
+}
+trap cleanup EXIT
+
+step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
+
+"$bin/versola-test-idp" --port 0 --auto-login > "$demo/idp.out" 2>&1 &
+idp_pid=$!
+for _ in $(seq 1 100); do [ -s "$demo/idp.out" ] && break; sleep 0.05; done
+issuer=$(head -n 1 "$demo/idp.out")
+echo "test provider: $issuer (user alice, auto-login)"
+
+browser='curl -sL -o /dev/null %s'
+step "log in through the browser leg (curl plays the browser)" \
+  "versola login --issuer $issuer --client-id versola-test --browser-command '$browser'"
+"$bin/versola" login --issuer "$issuer" --client-id versola-test --browser-command "$browser"
+echo "profile saved: $(ls "$XDG_CONFIG_HOME"/versola/profiles/)"
+
+step "status (read from disk; no network)" "versola status"
+"$bin/versola" status
+
+step "an access token (the agent starts on demand and keeps it in memory)" "versola token --format json"
+"$bin/versola" token --format json | sed -E 's/("accessToken":")(.{12})[^"]*/\1\2…/'
+
+step "the same token again, from the warm agent" "versola token --format k8s"
+"$bin/versola" token --format k8s | sed -E 's/("token":")(.{12})[^"]*/\1\2…/'
+
+step "a DPoP-bound request to the provider's protected resource" "versola request $issuer/resource"
+"$bin/versola" request "$issuer/resource"; echo
+
+step "a forced refresh (rotates the refresh token)" "versola token --force-refresh"
+"$bin/versola" token --force-refresh | cut -c1-12 | sed 's/$/…/'
+
+step "UserInfo" "versola userinfo"
+"$bin/versola" userinfo
+
+step "log out (revokes the refresh token, wipes the session and the DPoP key)" "versola logout"
+"$bin/versola" logout
+
+step "after logout: a token needs a new login (exit status 4)" "versola token --json"
+set +e
+"$bin/versola" token --json
+echo "exit status: $?"
+set -e
+echo
+echo "demo finished; the provider and the agent are stopped."

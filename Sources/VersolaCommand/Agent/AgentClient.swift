@@ -1,0 +1,115 @@
+import Foundation
+
+/// Talks to the session agent: connects to its socket, starting the agent on demand, sends
+/// one request line and reads the reply.
+public struct AgentClient: Sendable {
+    /// Where the agent listens.
+    public let location: AgentLocation
+    /// The `versola` executable that runs `versola agent`; nil never starts one.
+    public let executable: String?
+    /// The environment the agent is started with.
+    public let environment: [String: String]
+    /// How long to wait for a freshly started agent to listen.
+    public var startupTimeout: Duration = .seconds(10)
+
+    /// Creates a client.
+    public init(location: AgentLocation, executable: String?, environment: [String: String]) {
+        self.location = location
+        self.executable = executable
+        self.environment = environment
+    }
+
+    /// Sends `request` and returns the reply; nil when no agent could be reached (the
+    /// caller then runs the command in-process).
+    /// - Parameter start: start the agent when none is listening.
+    public func send(_ request: AgentRequest, start: Bool = true) -> AgentReply? {
+        guard let connection = connect(start: start) else { return nil }
+        defer { close(connection) }
+        guard UnixSocket.write(request.line, to: connection) else { return nil }
+        var pending: [UInt8] = []
+        guard let line = UnixSocket.readLine(from: connection, pending: &pending) else { return nil }
+        return AgentReply(line: line)
+    }
+
+    /// Sends `request` and calls `receive` for every reply line until the agent closes the
+    /// stream or `receive` returns false (used by `status --watch`). False when no agent
+    /// could be reached.
+    public func stream(_ request: AgentRequest, receive: (AgentReply) -> Bool) -> Bool {
+        guard let connection = connect(start: true) else { return false }
+        defer { close(connection) }
+        guard UnixSocket.write(request.line, to: connection) else { return false }
+        var pending: [UInt8] = []
+        while let line = UnixSocket.readLine(from: connection, pending: &pending) {
+            guard let reply = AgentReply(line: line), receive(reply) else { break }
+        }
+        return true
+    }
+
+    /// A connection to a listening agent whose process runs as this user.
+    func connect(start: Bool) -> Int32? {
+        if let connection = attempt() { return connection }
+        guard start, let executable else { return nil }
+        guard AgentLauncher.launch(executable: executable, environment: environment) else { return nil }
+        let deadline = ContinuousClock.now + startupTimeout
+        var pause: UInt32 = 1000
+        while ContinuousClock.now < deadline {
+            if let connection = attempt() { return connection }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return nil
+    }
+
+    private func attempt() -> Int32? {
+        guard let connection = try? UnixSocket.connect(to: location.socketPath) else { return nil }
+        guard UnixSocket.peerUID(connection) == getuid() else {
+            close(connection)
+            return nil
+        }
+        return connection
+    }
+}
+
+/// Starts `versola agent` detached from the calling command: its own session (`setsid`, so
+/// no controlling terminal and no signals from the shell's job control), standard streams
+/// on `/dev/null`, not waited for (it is re-parented when the command exits).
+enum AgentLauncher {
+    /// glibc's `POSIX_SPAWN_SETSID` (spawn.h; not imported into Swift).
+    private static let spawnSetSID: Int16 = 0x80
+
+    /// Spawns the agent; false when it could not be started.
+    static func launch(executable: String, environment: [String: String]) -> Bool {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        sigaddset(&defaultSignals, SIGPIPE)
+        sigaddset(&defaultSignals, SIGINT)
+        sigaddset(&defaultSignals, SIGHUP)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(
+            &attributes, spawnSetSID | Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var arguments = [executable, "agent"]
+        if let idle = environment["VERSOLA_AGENT_IDLE_TIMEOUT"], Int(idle) != nil {
+            arguments += ["--idle-timeout", idle]
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        return posix_spawn(&child, executable, &actions, &attributes, argv, envp) == 0
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+import Versola
+
+/// The per-user session agent (P4, T2): listens on ``AgentLocation/socketPath``, answers one
+/// request line per connection from processes of the same user (checked with `SO_PEERCRED`)
+/// through a ``SessionHost``, and exits after `idleTimeout` without any connection.
+///
+/// One agent per user: it holds an exclusive `flock` on ``AgentLocation/lockPath`` for its
+/// whole life. A socket file left by an agent that died (nobody listening) is removed and
+/// replaced; a second agent finds the lock taken and exits at once.
+public final class AgentServer: Sendable {
+    /// Why the agent did not start.
+    public enum StartFailure: Error, Sendable, Hashable {
+        /// Another agent holds the lock and serves this user.
+        case alreadyRunning
+        /// The socket could not be made.
+        case cannotListen(String)
+    }
+
+    private struct Activity {
+        var connections = 0
+        var lastActivity = ContinuousClock.now
+        var stopping = false
+    }
+
+    private let location: AgentLocation
+    private let idleTimeout: Duration
+    private let host: SessionHost
+    private let listener: Int32
+    private let lock: Int32
+    private let activity = Mutex(Activity())
+
+    /// Takes the agent lock and listens.
+    /// - Throws: ``StartFailure``.
+    public init(location: AgentLocation, idleTimeout: Duration, host: SessionHost) throws(StartFailure) {
+        let lock = open(location.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { throw .cannotListen("cannot open \(location.lockPath)") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw .alreadyRunning
+        }
+        // We hold the lock, so no live agent listens here: whatever socket file is left is stale.
+        unlink(location.socketPath)
+        do {
+            listener = try UnixSocket.listen(at: location.socketPath)
+        } catch {
+            close(lock)
+            throw .cannotListen(error.description)
+        }
+        self.lock = lock
+        self.location = location
+        self.idleTimeout = idleTimeout
+        self.host = host
+    }
+
+    deinit {
+        close(listener)
+        close(lock)
+    }
+
+    /// Serves until idle or stopped; then removes the socket and releases the lock.
+    public func run() {
+        while true {
+            let waitMilliseconds = activity.withLock { state -> Int32? in
+                if state.stopping { return nil }
+                if state.connections > 0 { return 1000 }
+                let left = state.lastActivity + idleTimeout - ContinuousClock.now
+                if left <= .zero { return nil }
+                return Int32(min(1000, max(1, ErrorReport.milliseconds(left))))
+            }
+            guard let waitMilliseconds else { break }
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, waitMilliseconds)
+            if ready < 0, errno != EINTR { break }
+            guard ready > 0 else { continue }
+            if descriptor.revents & Int16(POLLIN) == 0 { break }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            guard UnixSocket.peerUID(connection) == getuid() else {
+                close(connection)
+                continue
+            }
+            activity.withLock {
+                $0.connections += 1
+                $0.lastActivity = .now
+            }
+            let thread = Thread { [self] in
+                self.serve(connection)
+                close(connection)
+                self.activity.withLock {
+                    $0.connections -= 1
+                    $0.lastActivity = .now
+                }
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        unlink(location.socketPath)
+    }
+
+    /// Answers the one request of `connection` (or streams states for `watch`).
+    private func serve(_ connection: Int32) {
+        var pending: [UInt8] = []
+        guard let line = UnixSocket.readLine(from: connection, pending: &pending) else { return }
+        guard let request = AgentRequest(line: line) else {
+            UnixSocket.write(
+                AgentReply.failure(.configuration(.invalidConfiguration("malformed agent request"))).line, to: connection)
+            return
+        }
+        switch request.operation {
+        case .stop:
+            activity.withLock { $0.stopping = true }
+            UnixSocket.write(AgentReply.success(["stopping": true]).line, to: connection)
+        case .watch:
+            streamStates(of: request.profile, to: connection)
+        default:
+            let reply = Self.waitFor { [host] in await host.handle(request) }
+            UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
+        }
+    }
+
+    /// Writes each state change as a reply line until the client hangs up.
+    private func streamStates(of profile: String, to connection: Int32) {
+        let host = self.host
+        let streaming = Task {
+            let stream: AsyncStream<SessionState>
+            do throws(VersolaError) {
+                stream = try await host.watch(profile)
+            } catch {
+                UnixSocket.write(AgentReply.failure(error).line, to: connection)
+                shutdown(connection, Int32(SHUT_RDWR))
+                return
+            }
+            for await state in stream {
+                let status = await host.status(of: profile, reporting: state)
+                if !UnixSocket.write(AgentReply.success(status).line, to: connection) { break }
+            }
+        }
+        // The client sends nothing more: a read returning means it hung up.
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) > 0 {}
+        streaming.cancel()
+    }
+
+    /// Runs `work` on the cooperative pool and blocks this (non-pool) thread until it ends.
+    static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
+        let rendezvous = Rendezvous<T>()
+        Task {
+            rendezvous.deliver(await work())
+        }
+        return rendezvous.wait()
+    }
+}
+
+/// Hands one value from a task to a thread that blocks for it.
+final class Rendezvous<T: Sendable>: Sendable {
+    private let value = Mutex<T?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func deliver(_ result: T) {
+        value.withLock { $0 = result }
+        done.signal()
+    }
+
+    func wait() -> T? {
+        done.wait()
+        return value.withLock { $0 }
+    }
+}

@@ -1,0 +1,61 @@
+import Versola
+import VersolaJOSE
+
+/// Reads back a ``VersolaError`` from the E13 members ``ErrorReport/fields(of:)`` writes, so
+/// that an error crossing the agent socket keeps its category, cause and details.
+public enum VersolaErrorCoding {
+    /// The error the members describe; nil for an unknown category or cause.
+    public static func decode(_ fields: JSONObject) -> VersolaError? {
+        guard let category = fields["category"]?.string, let cause = fields["cause"]?.string else { return nil }
+        let reason = fields["reason"]?.string ?? ""
+        switch category {
+        case "recoverable":
+            switch cause {
+            case "userCancelled": return .recoverable(.userCancelled)
+            case "systemCancelled": return .recoverable(.systemCancelled)
+            case "pendingRequestExpired": return .recoverable(.pendingRequestExpired)
+            case "unlockRequired": return .recoverable(.unlockRequired)
+            case "nonceLoop": return .recoverable(.nonceLoop)
+            case "network":
+                let kind = fields["kind"]?.string.flatMap(NetworkFailure.Kind.init(rawValue:)) ?? .couldNotConnect
+                return .recoverable(
+                    .network(
+                        NetworkFailure(
+                            kind: kind, requestBytesWritten: fields["requestBytesWritten"]?.bool ?? false,
+                            origin: fields["origin"]?.string ?? "")))
+            case "server":
+                let retryAfter = fields["retryAfter"]?.int64.map { Duration.seconds($0) }
+                let elapsed = Duration.milliseconds(fields["elapsedMs"]?.int64 ?? 0)
+                return .recoverable(
+                    .server(
+                        ServerFailure(
+                            status: Int(fields["status"]?.int64 ?? 0), retryAfter: retryAfter,
+                            failedRequests: Int(fields["failedRequests"]?.int64 ?? 0), elapsed: elapsed,
+                            errorCode: fields["error"]?.string, errorDescription: fields["errorDescription"]?.string)))
+            default: return nil
+            }
+        case "reauthenticate":
+            return ReauthenticationReason(rawValue: cause).map { .reauthenticate($0) }
+        case "stepUp":
+            let acr = fields["acrValues"]?.array?.compactMap(\.string) ?? []
+            let maxAge = fields["maxAge"]?.int64.flatMap { Int(exactly: $0) }
+            return .stepUp(StepUpChallenge(acrValues: acr, maxAge: maxAge))
+        case "configuration":
+            switch cause {
+            case "stateMismatch": return .configuration(.stateMismatch)
+            case "issuerMismatch": return .configuration(.issuerMismatch)
+            case "idTokenRejected": return .configuration(.idTokenRejected(reason))
+            case "providerUnsupported": return .configuration(.providerUnsupported(reason))
+            case "invalidConfiguration": return .configuration(.invalidConfiguration(reason))
+            case "authorizationRejected": return .configuration(.authorizationRejected(reason))
+            case "discoveryIssuerMismatch":
+                return .configuration(
+                    .discoveryIssuerMismatch(
+                        expected: fields["expected"]?.string ?? "", actual: fields["actual"]?.string ?? ""))
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Versola
+import VersolaJOSE
+
+/// The one place that turns a failure into what the person or script sees: the exit status,
+/// a line on standard error, or with `--json` the E13 object
+/// `{"error":{"category":…,"cause":…,…}}` (also on standard error).
+///
+/// Nothing here prints a token, code, verifier or key: ``VersolaError``'s descriptions hold none.
+public enum ErrorReport {
+    /// The text written to standard error for `failure`.
+    /// - Parameters:
+    ///   - json: write the E13 JSON object instead of a sentence.
+    ///   - profile: named in the advice to sign in again.
+    public static func render(_ failure: CommandFailure, json: Bool, profile: String = "default") -> String {
+        if json { return object(for: failure).serialized() + "\n" }
+        switch failure {
+        case .usage(let error):
+            return "versola: \(error.message)\n\(HelpText.usageLine(for: error.command))\n"
+        case .versola(let error):
+            return "versola: \(sentence(for: error, profile: profile))\n"
+        }
+    }
+
+    /// The E13 object for `failure`.
+    public static func object(for failure: CommandFailure) -> JSONValue {
+        switch failure {
+        case .usage(let error):
+            return ["error": ["category": "usage", "cause": "usage", "message": .string(error.message)]]
+        case .versola(let error):
+            return ["error": .object(fields(of: error))]
+        }
+    }
+
+    /// The members of the inner object: `category`, `cause`, then what the cause carries.
+    public static func fields(of error: VersolaError) -> JSONObject {
+        var members: [(String, JSONValue)] = [("category", .string(error.category)), ("cause", .string(error.cause))]
+        switch error {
+        case .recoverable(.server(let failure)):
+            members.append(("status", .integer(Int64(failure.status))))
+            members.append(("retryAfter", failure.retryAfter.map { .integer(wholeSeconds($0)) } ?? .null))
+            members.append(("failedRequests", .integer(Int64(failure.failedRequests))))
+            members.append(("elapsedMs", .integer(milliseconds(failure.elapsed))))
+            if let code = failure.errorCode { members.append(("error", .string(code))) }
+            if let text = failure.errorDescription { members.append(("errorDescription", .string(text))) }
+        case .recoverable(.network(let failure)):
+            members.append(("kind", .string(failure.kind.rawValue)))
+            members.append(("origin", .string(failure.origin)))
+            members.append(("requestBytesWritten", .bool(failure.requestBytesWritten)))
+        case .stepUp(let challenge):
+            members.append(("acrValues", .array(challenge.acrValues.map { .string($0) })))
+            members.append(("maxAge", challenge.maxAge.map { .integer(Int64($0)) } ?? .null))
+        case .configuration(let detail):
+            if let reason = detail.reason { members.append(("reason", .string(reason))) }
+            if case .discoveryIssuerMismatch(let expected, let actual) = detail {
+                members.append(("expected", .string(expected)))
+                members.append(("actual", .string(actual)))
+            }
+        default:
+            break
+        }
+        members.append(("message", .string(error.description)))
+        return JSONObject(members)
+    }
+
+    /// A sentence saying what happened and what to do.
+    public static func sentence(for error: VersolaError, profile: String) -> String {
+        let flag = profile == "default" ? "" : " --profile \(profile)"
+        switch error {
+        case .recoverable(.unlockRequired):
+            return "the session store is locked; unlock it and try again"
+        case .recoverable(.server(let failure)):
+            var text = "the provider answered \(failure.status) (\(failure.failedRequests) failed request(s))"
+            if let wait = failure.retryAfter { text += "; it asks to wait \(wholeSeconds(wait)) s" }
+            return text + "; try again later"
+        case .recoverable(.network(let failure)):
+            return "could not reach \(failure.origin) (\(failure.kind.rawValue)); try again later"
+        case .recoverable(let cause):
+            return "\(cause.name); try again"
+        case .reauthenticate(let reason):
+            return "sign in again (\(reason.rawValue)): versola login\(flag)"
+        case .stepUp(let challenge):
+            var advice = "versola login\(flag)"
+            if !challenge.acrValues.isEmpty { advice += " --acr-values '\(challenge.acrValues.joined(separator: " "))'" }
+            if let maxAge = challenge.maxAge { advice += " --max-age \(maxAge)" }
+            return "the resource asks for a stronger sign-in: \(advice)"
+        case .configuration(let detail):
+            return "configuration: \(detail)"
+        }
+    }
+
+    /// `duration` rounded up to whole seconds (a wait is never shortened).
+    static func wholeSeconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds > 0 ? seconds + 1 : seconds
+    }
+
+    /// `duration` in whole milliseconds.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,41 @@
+import VersolaJOSE
+
+/// Human-readable renderings of status, claims and verification results.
+enum StatusOutput {
+    /// `default: authenticated as Alice <alice@example.com> (sub alice) at https://…`.
+    static func text(_ status: JSONValue, color: Bool) -> String {
+        let profile = status["profile"]?.string ?? "?"
+        let state = status["state"]?.string ?? "?"
+        let signedIn = status["signedIn"]?.bool ?? false
+        var line = "\(profile): " + paint(state, code: signedIn ? "32" : "33", color: color)
+        if let user = status["user"], !user.isNull {
+            var who = user["name"]?.string ?? user["subject"]?.string ?? "?"
+            if let email = user["email"]?.string { who += " <\(email)>" }
+            line += " as \(who) (sub \(user["subject"]?.string ?? "?"))"
+        }
+        if let issuer = status["issuer"]?.string { line += " at \(issuer)" }
+        return line + "\n"
+    }
+
+    /// One `name: value` line per claim.
+    static func claimsText(_ claims: JSONValue) -> String {
+        guard let object = claims.object else { return claims.serialized() + "\n" }
+        return object.map { member in
+            "\(member.name): \(member.value.string ?? member.value.serialized())\n"
+        }.joined()
+    }
+
+    /// `valid: …` and the main claims.
+    static func verifiedText(_ result: JSONValue) -> String {
+        var text = "valid token from \(result["issuer"]?.string ?? "?")"
+        if let subject = result["subject"]?.string { text += " for sub \(subject)" }
+        if let key = result["keyID"]?.string { text += ", key \(key)" }
+        if let algorithm = result["algorithm"]?.string { text += ", \(algorithm)" }
+        if let expires = result["expiresAt"]?.string { text += ", expires \(expires)" }
+        return text + "\n"
+    }
+
+    static func paint(_ text: String, code: String, color: Bool) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

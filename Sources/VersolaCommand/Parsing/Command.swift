@@ -1,0 +1,85 @@
+/// One parsed `versola` command line: what to do, apart from doing it.
+///
+/// ```swift
+/// let invocation = try CommandParser.parse(["token", "--format", "k8s"], environment: [:])
+/// // invocation.command == .token(TokenOptions(format: .k8s))
+/// ```
+public enum Command: Sendable, Hashable {
+    /// `versola login`: sign in through the browser and save the profile.
+    case login(LoginOptions)
+    /// `versola token`: print a valid access token.
+    case token(TokenOptions)
+    /// `versola status`: show the session state (optionally following it).
+    case status(StatusOptions)
+    /// `versola userinfo`: print the UserInfo claims.
+    case userInfo
+    /// `versola logout`: sign out, wiping everything local.
+    case logout(LogoutOptions)
+    /// `versola request`: send an HTTP request with the access token (and DPoP proof).
+    case request(RequestOptions)
+    /// `versola handle-redirect URL`: deliver a pasted or handed-over redirect (L2).
+    case handleRedirect(url: String)
+    /// `versola verify TOKEN`: verify a JWT as a backend would.
+    case verify(VerifyOptions)
+    /// `versola agent`: run (or stop) the per-user session agent (P4, T2).
+    case agent(AgentOptions)
+    /// `--help`: print the help of a command, or the overview when `nil`.
+    case help(CommandName?)
+}
+
+/// The command names, as typed.
+public enum CommandName: String, Sendable, Hashable, CaseIterable {
+    /// `login`.
+    case login
+    /// `token`.
+    case token
+    /// `status`.
+    case status
+    /// `userinfo`.
+    case userInfo = "userinfo"
+    /// `logout`.
+    case logout
+    /// `request`.
+    case request
+    /// `handle-redirect`.
+    case handleRedirect = "handle-redirect"
+    /// `verify`.
+    case verify
+    /// `agent`.
+    case agent
+}
+
+/// Options every command accepts.
+public struct GlobalOptions: Sendable, Hashable {
+    /// Write results and errors as JSON (`--json`, accepted anywhere).
+    public var json: Bool
+    /// The profile the command works on (`--profile`, default `default`).
+    public var profile: String
+    /// Run in this process instead of through the session agent (`--no-agent` or
+    /// `VERSOLA_NO_AGENT=1`).
+    public var noAgent: Bool
+    /// Use colour on a terminal (off with `NO_COLOR` set to anything non-empty).
+    public var color: Bool
+
+    /// The defaults: text output, profile `default`, agent on, colour on.
+    public init(json: Bool = false, profile: String = "default", noAgent: Bool = false, color: Bool = true) {
+        self.json = json
+        self.profile = profile
+        self.noAgent = noAgent
+        self.color = color
+    }
+}
+
+/// A parsed command line: the command and the global options.
+public struct Invocation: Sendable, Hashable {
+    /// What to do.
+    public var command: Command
+    /// How to do it.
+    public var global: GlobalOptions
+
+    /// Creates an invocation.
+    public init(command: Command, global: GlobalOptions = GlobalOptions()) {
+        self.command = command
+        self.global = global
+    }
+}

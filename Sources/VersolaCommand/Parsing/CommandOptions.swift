@@ -1,0 +1,173 @@
+/// `versola login` options. Every field left `nil` comes from the saved profile (or the
+/// engine's default).
+public struct LoginOptions: Sendable, Hashable {
+    /// `--issuer URL`.
+    public var issuer: String?
+    /// `--client-id ID`.
+    public var clientID: String?
+    /// `--scope S`, repeatable (each value may also hold several space-separated scopes).
+    public var scopes: [String]
+    /// `--dpop` (true) or `--no-dpop` (false).
+    public var usesDPoP: Bool?
+    /// `--browser-command CMD` (`%s` is the URL).
+    public var browserCommand: String?
+    /// `--no-browser`: print the URL only and accept a pasted redirect on stdin.
+    public var noBrowser: Bool
+    /// `--port N`: a fixed loopback port.
+    public var port: UInt16?
+    /// `--redirect-path PATH`.
+    public var redirectPath: String?
+    /// `--ca-file PATH`: a private CA bundle.
+    public var caFile: String?
+    /// `--acr-values V` (space-separated).
+    public var acrValues: [String]
+    /// `--max-age N` in seconds.
+    public var maxAge: Int?
+    /// `--login-hint HINT`.
+    public var loginHint: String?
+    /// `--prompt VALUE` (`login`, `consent`, `select_account`, `none`).
+    public var prompt: String?
+
+    /// No options given.
+    public init(
+        issuer: String? = nil, clientID: String? = nil, scopes: [String] = [], usesDPoP: Bool? = nil,
+        browserCommand: String? = nil, noBrowser: Bool = false, port: UInt16? = nil, redirectPath: String? = nil,
+        caFile: String? = nil, acrValues: [String] = [], maxAge: Int? = nil, loginHint: String? = nil,
+        prompt: String? = nil
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.scopes = scopes
+        self.usesDPoP = usesDPoP
+        self.browserCommand = browserCommand
+        self.noBrowser = noBrowser
+        self.port = port
+        self.redirectPath = redirectPath
+        self.caFile = caFile
+        self.acrValues = acrValues
+        self.maxAge = maxAge
+        self.loginHint = loginHint
+        self.prompt = prompt
+    }
+}
+
+/// How `versola token` prints the token.
+public enum TokenFormat: String, Sendable, Hashable, CaseIterable {
+    /// The token alone and a newline.
+    case raw
+    /// `{"accessToken":…,"tokenType":…,"expiresAt":…}`.
+    case json
+    /// A `client.authentication.k8s.io/v1` ExecCredential for kubectl.
+    case k8s
+}
+
+/// `versola token` options.
+public struct TokenOptions: Sendable, Hashable {
+    /// `--force-refresh`: skip the cached token (T4).
+    public var forceRefresh: Bool
+    /// `--format raw|json|k8s`; `nil` means `raw`, or `json` with `--json`.
+    public var format: TokenFormat?
+
+    /// Creates the options.
+    public init(forceRefresh: Bool = false, format: TokenFormat? = nil) {
+        self.forceRefresh = forceRefresh
+        self.format = format
+    }
+}
+
+/// `versola status` options.
+public struct StatusOptions: Sendable, Hashable {
+    /// `--watch`: keep printing each state change (S3).
+    public var watch: Bool
+
+    /// Creates the options.
+    public init(watch: Bool = false) {
+        self.watch = watch
+    }
+}
+
+/// `versola logout` options.
+public struct LogoutOptions: Sendable, Hashable {
+    /// `--end-session`: also open the provider's end-session page (A9).
+    public var endSession: Bool
+
+    /// Creates the options.
+    public init(endSession: Bool = false) {
+        self.endSession = endSession
+    }
+}
+
+/// One `-H 'Name: value'` header of `versola request`.
+public struct HeaderArgument: Sendable, Hashable {
+    /// The field name.
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Creates a header.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// `versola request` options.
+public struct RequestOptions: Sendable, Hashable {
+    /// `-X METHOD`; `nil` means GET, or POST when data is given.
+    public var method: String?
+    /// `-H 'K: V'`, repeatable, in order.
+    public var headers: [HeaderArgument]
+    /// `-d DATA` (`@FILE` reads a file, `@-` standard input).
+    public var data: String?
+    /// The URL.
+    public var url: String
+
+    /// Creates the options.
+    public init(method: String? = nil, headers: [HeaderArgument] = [], data: String? = nil, url: String) {
+        self.method = method
+        self.headers = headers
+        self.data = data
+        self.url = url
+    }
+
+    /// The method actually sent.
+    public var effectiveMethod: String { method ?? (data == nil ? "GET" : "POST") }
+}
+
+/// `versola verify` options.
+public struct VerifyOptions: Sendable, Hashable {
+    /// `--issuer URL`; `nil` means the token's `iss` (which then must be the profile's
+    /// issuer, or any issuer when no profile exists).
+    public var issuer: String?
+    /// `--audience AUD`: require it in `aud`.
+    public var audience: String?
+    /// `--ca-file PATH`.
+    public var caFile: String?
+    /// The compact JWS; `-` reads standard input.
+    public var token: String
+
+    /// Creates the options.
+    public init(issuer: String? = nil, audience: String? = nil, caFile: String? = nil, token: String) {
+        self.issuer = issuer
+        self.audience = audience
+        self.caFile = caFile
+        self.token = token
+    }
+}
+
+/// `versola agent` options.
+public struct AgentOptions: Sendable, Hashable {
+    /// `--idle-timeout SECONDS`: exit after this long without a request (default 600).
+    public var idleTimeoutSeconds: Int
+    /// `--stop`: ask a running agent to exit.
+    public var stop: Bool
+
+    /// The default idle time.
+    public static let defaultIdleTimeoutSeconds = 600
+
+    /// Creates the options.
+    public init(idleTimeoutSeconds: Int = AgentOptions.defaultIdleTimeoutSeconds, stop: Bool = false) {
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.stop = stop
+    }
+}

@@ -1,0 +1,272 @@
+/// Turns `versola`'s arguments into an ``Invocation`` without running anything.
+///
+/// Flags take their value as the next argument or after `=` (`--profile work`,
+/// `--profile=work`); `--json`, `--profile`, `--no-agent` and `--help` are accepted anywhere;
+/// `--` ends the flags.
+public enum CommandParser {
+    /// Parses `arguments` (without the program name).
+    /// - Parameter environment: consulted for `NO_COLOR` and `VERSOLA_NO_AGENT`.
+    /// - Throws: ``UsageError`` for anything not understood.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError)
+        -> Invocation
+    {
+        var global = GlobalOptions()
+        global.color = (environment["NO_COLOR"] ?? "").isEmpty
+        global.noAgent = ["1", "true", "yes"].contains(environment["VERSOLA_NO_AGENT"] ?? "")
+        var cursor = ArgumentCursor(arguments)
+        var name: CommandName?
+        var wantsHelp = false
+        var flags: [ParsedFlag] = []
+        var positionals: [String] = []
+        while let argument = cursor.next() {
+            if cursor.flagsEnded || argument == "-" || !argument.hasPrefix("-") {
+                if name == nil, !cursor.flagsEnded {
+                    guard let command = CommandName(rawValue: argument) else {
+                        if argument == "help" {
+                            wantsHelp = true
+                            continue
+                        }
+                        throw UsageError("unknown command '\(argument)'")
+                    }
+                    name = command
+                } else {
+                    positionals.append(argument)
+                }
+                continue
+            }
+            if argument == "--" {
+                cursor.flagsEnded = true
+                continue
+            }
+            let (flag, inlineValue) = split(argument)
+            switch flag {
+            case "--json": global.json = true
+            case "--no-agent": global.noAgent = true
+            case "--help", "-h": wantsHelp = true
+            case "--profile":
+                global.profile = try cursor.value(for: flag, inline: inlineValue, command: name)
+            default:
+                flags.append(ParsedFlag(name: flag, inlineValue: inlineValue))
+                if Self.takesValue(flag) {
+                    flags[flags.count - 1].value = try cursor.value(for: flag, inline: inlineValue, command: name)
+                } else if inlineValue != nil {
+                    throw UsageError("\(flag) takes no value", command: name)
+                }
+            }
+        }
+        if wantsHelp { return Invocation(command: .help(name), global: global) }
+        guard let name else { throw UsageError("no command given") }
+        let command = try build(name, flags: flags, positionals: positionals)
+        return Invocation(command: command, global: global)
+    }
+
+    /// Flags that take a value (of any command).
+    private static let valued: Set<String> = [
+        "--issuer", "--client-id", "--scope", "--browser-command", "--port", "--redirect-path", "--ca-file",
+        "--acr-values", "--max-age", "--login-hint", "--prompt", "--format", "-X", "--request", "-H", "--header",
+        "-d", "--data", "--audience", "--idle-timeout",
+    ]
+
+    private static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
+
+    /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func build(_ name: CommandName, flags: [ParsedFlag], positionals: [String]) throws(UsageError)
+        -> Command
+    {
+        let reader = FlagReader(command: name, flags: flags)
+        let command: Command
+        switch name {
+        case .login:
+            var options = LoginOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--issuer": options.issuer = flag.value
+                case "--client-id": options.clientID = flag.value
+                case "--scope": options.scopes += (flag.value ?? "").split(separator: " ").map(String.init)
+                case "--dpop": options.usesDPoP = true
+                case "--no-dpop": options.usesDPoP = false
+                case "--browser-command": options.browserCommand = flag.value
+                case "--no-browser": options.noBrowser = true
+                case "--port": options.port = try reader.number(flag, in: 0...65535).map(UInt16.init)
+                case "--redirect-path": options.redirectPath = flag.value
+                case "--ca-file": options.caFile = flag.value
+                case "--acr-values": options.acrValues += (flag.value ?? "").split(separator: " ").map(String.init)
+                case "--max-age": options.maxAge = try reader.number(flag, in: 0...Int(Int32.max))
+                case "--login-hint": options.loginHint = flag.value
+                case "--prompt": options.prompt = flag.value
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .login(options)
+        case .token:
+            var options = TokenOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--force-refresh": options.forceRefresh = true
+                case "--format":
+                    guard let format = TokenFormat(rawValue: flag.value ?? "") else {
+                        throw UsageError("--format must be raw, json or k8s", command: name)
+                    }
+                    options.format = format
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .token(options)
+        case .status:
+            var options = StatusOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--watch": options.watch = true
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .status(options)
+        case .userInfo:
+            for flag in reader.flags { try reader.unknown(flag) }
+            try reader.expect(positionals, count: 0)
+            command = .userInfo
+        case .logout:
+            var options = LogoutOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--end-session": options.endSession = true
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .logout(options)
+        case .request:
+            var method: String?
+            var headers: [HeaderArgument] = []
+            var data: String?
+            for flag in reader.flags {
+                let value = flag.value ?? ""
+                switch flag.name {
+                case "-X", "--request":
+                    guard !value.isEmpty, value.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) })
+                    else { throw UsageError("-X needs a method name such as GET or POST", command: name) }
+                    method = value.uppercased()
+                case "-H", "--header":
+                    guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else {
+                        throw UsageError("-H needs 'Name: value'", command: name)
+                    }
+                    let field = String(value[..<colon]).trimmingBlanks
+                    let content = String(value[value.index(after: colon)...]).trimmingBlanks
+                    guard !field.isEmpty, !field.contains(" ") else {
+                        throw UsageError("-H needs 'Name: value'", command: name)
+                    }
+                    headers.append(HeaderArgument(name: field, value: content))
+                case "-d", "--data": data = value
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 1, what: "a URL")
+            command = .request(RequestOptions(method: method, headers: headers, data: data, url: positionals[0]))
+        case .handleRedirect:
+            for flag in reader.flags { try reader.unknown(flag) }
+            try reader.expect(positionals, count: 1, what: "the redirect URL")
+            command = .handleRedirect(url: positionals[0])
+        case .verify:
+            var issuer: String?
+            var audience: String?
+            var caFile: String?
+            for flag in reader.flags {
+                switch flag.name {
+                case "--issuer": issuer = flag.value
+                case "--audience": audience = flag.value
+                case "--ca-file": caFile = flag.value
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 1, what: "a token (or - to read it from standard input)")
+            command = .verify(VerifyOptions(issuer: issuer, audience: audience, caFile: caFile, token: positionals[0]))
+        case .agent:
+            var options = AgentOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--idle-timeout":
+                    options.idleTimeoutSeconds = try reader.number(flag, in: 1...86_400) ?? options.idleTimeoutSeconds
+                case "--stop": options.stop = true
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .agent(options)
+        }
+        return command
+    }
+}
+
+/// A flag as it appeared, with its value when it takes one.
+struct ParsedFlag: Sendable, Hashable {
+    var name: String
+    var inlineValue: String?
+    var value: String?
+}
+
+/// Walks the argument list.
+struct ArgumentCursor {
+    private var remaining: ArraySlice<String>
+    /// Whether `--` was seen.
+    var flagsEnded = false
+
+    init(_ arguments: [String]) {
+        remaining = arguments[...]
+    }
+
+    mutating func next() -> String? { remaining.popFirst() }
+
+    /// The value of `flag`: the inline one, else the next argument.
+    mutating func value(for flag: String, inline: String?, command: CommandName?) throws(UsageError) -> String {
+        if let inline { return inline }
+        guard let next = remaining.popFirst() else { throw UsageError("\(flag) needs a value", command: command) }
+        return next
+    }
+}
+
+/// Checks a command's flags and positionals.
+struct FlagReader {
+    let command: CommandName
+    let flags: [ParsedFlag]
+
+    init(command: CommandName, flags: [ParsedFlag]) {
+        self.command = command
+        self.flags = flags
+    }
+
+    func unknown(_ flag: ParsedFlag) throws(UsageError) {
+        throw UsageError("unknown option \(flag.name) for '\(command.rawValue)'", command: command)
+    }
+
+    func number(_ flag: ParsedFlag, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = flag.value, let value = Int(text), range.contains(value) else {
+            throw UsageError("\(flag.name) needs a whole number in \(range.lowerBound)…\(range.upperBound)", command: command)
+        }
+        return value
+    }
+
+    func expect(_ positionals: [String], count: Int, what: String = "") throws(UsageError) {
+        if positionals.count < count { throw UsageError("'\(command.rawValue)' needs \(what)", command: command) }
+        if positionals.count > count {
+            throw UsageError("unexpected argument '\(positionals[count])'", command: command)
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingBlanks: String {
+        var characters = Substring(self)
+        while let first = characters.first, first == " " || first == "\t" { characters.removeFirst() }
+        while let last = characters.last, last == " " || last == "\t" { characters.removeLast() }
+        return String(characters)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Versola
+import VersolaJOSE
+
+/// The saved profiles: `$XDG_CONFIG_HOME/versola/profiles/<name>.json`, files 0600 in
+/// directories 0700 (L3), replaced atomically.
+public struct ProfileFiles: Sendable, Hashable {
+    /// `<config home>/versola/profiles`.
+    public let directory: String
+
+    /// Profiles under `configHome`.
+    public init(configHome: String) {
+        var base = configHome
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+        directory = base + "/versola/profiles"
+    }
+
+    /// The file of `profile`.
+    /// - Throws: `.configuration(.invalidConfiguration)` for a name that is not 1–64 of
+    ///   `[A-Za-z0-9._-]` (never `.` nor containing `..`).
+    public func path(of profile: String) throws(VersolaError) -> String {
+        try Self.validate(profile)
+        return directory + "/" + profile + ".json"
+    }
+
+    /// The saved settings, or nil when the profile was never saved.
+    /// - Throws: `.configuration(.invalidConfiguration)` for an unreadable or invalid file.
+    public func load(_ profile: String) throws(VersolaError) -> ProfileSettings? {
+        let path = try path(of: profile)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw .configuration(.invalidConfiguration("cannot read \(path)"))
+            }
+            return nil
+        }
+        let value: JSONValue
+        do { value = try JSONValue(parsing: Array(data)) } catch {
+            throw .configuration(.invalidConfiguration("\(path) is not valid JSON"))
+        }
+        return try ProfileSettings(json: value)
+    }
+
+    /// The settings of `profile`, which must have been saved by `versola login`.
+    /// - Throws: `.configuration(.invalidConfiguration)` saying how to create it.
+    public func require(_ profile: String) throws(VersolaError) -> ProfileSettings {
+        guard let settings = try load(profile) else {
+            throw .configuration(
+                .invalidConfiguration(
+                    "no profile '\(profile)': run versola login --issuer URL --client-id ID"
+                        + (profile == "default" ? "" : " --profile \(profile)")))
+        }
+        return settings
+    }
+
+    /// Saves `settings` as `profile`.
+    /// - Throws: `.configuration(.invalidConfiguration)` when the file cannot be written.
+    public func save(_ settings: ProfileSettings, as profile: String) throws(VersolaError) {
+        let path = try path(of: profile)
+        let parent = String(directory.dropLast("/profiles".count))
+        for folder in [parent, directory] {
+            if mkdir(folder, 0o700) != 0, errno != EEXIST {
+                // The config home itself may be missing: make the parents too.
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw .configuration(.invalidConfiguration("cannot create \(folder)"))
+                }
+            }
+            chmod(folder, 0o700)
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let bytes = Array((settings.json.serialized() + "\n").utf8)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .configuration(.invalidConfiguration("cannot write \(temporary)")) }
+        fchmod(descriptor, 0o600)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .configuration(.invalidConfiguration("cannot write \(path)"))
+        }
+    }
+
+    /// Checks a profile name.
+    static func validate(_ profile: String) throws(VersolaError) {
+        let allowed = profile.utf8.allSatisfy { byte in
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        guard !profile.isEmpty, profile.utf8.count <= 64, allowed, profile != ".", !profile.contains("..") else {
+            throw .configuration(
+                .invalidConfiguration("profile names are 1 to 64 characters of A-Z a-z 0-9 . _ - (not . nor containing ..)"))
+        }
+    }
+}

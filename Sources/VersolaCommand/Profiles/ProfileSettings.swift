@@ -1,0 +1,99 @@
+import Versola
+import VersolaJOSE
+
+/// What `versola login` remembers about a profile, so later commands need only `--profile`:
+/// the provider, the client and the login options. Holds no secret.
+public struct ProfileSettings: Sendable, Hashable {
+    /// The issuer.
+    public var issuer: String
+    /// The client id.
+    public var clientID: String
+    /// Requested scopes (`openid` is added by the engine).
+    public var scopes: [String]
+    /// Whether tokens are DPoP-bound.
+    public var usesDPoP: Bool
+    /// The browser command, when one was given.
+    public var browserCommand: String?
+    /// The fixed loopback port, 0 for an ephemeral one.
+    public var port: UInt16
+    /// The redirect path.
+    public var redirectPath: String
+    /// A private CA bundle for the provider.
+    public var caFile: String?
+
+    /// Creates settings with the engine's defaults for everything but issuer and client.
+    public init(issuer: String, clientID: String) {
+        let defaults = ClientConfiguration(issuer: issuer, clientID: clientID)
+        self.issuer = issuer
+        self.clientID = clientID
+        self.scopes = defaults.scopes
+        self.usesDPoP = defaults.usesDPoP
+        self.browserCommand = nil
+        self.port = defaults.redirect.port
+        self.redirectPath = defaults.redirect.path
+        self.caFile = nil
+    }
+
+    /// These settings with `options` laid over them (a flag given wins).
+    /// - Throws: `.configuration(.invalidConfiguration)` when neither the options nor the saved
+    ///   settings name an issuer and a client.
+    public static func merging(_ options: LoginOptions, over saved: ProfileSettings?, profile: String)
+        throws(VersolaError) -> ProfileSettings
+    {
+        guard let issuer = options.issuer ?? saved?.issuer, let clientID = options.clientID ?? saved?.clientID else {
+            throw .configuration(
+                .invalidConfiguration(
+                    "profile '\(profile)' has no issuer and client yet: versola login --issuer URL --client-id ID"))
+        }
+        var settings = saved ?? ProfileSettings(issuer: issuer, clientID: clientID)
+        if settings.issuer != issuer || settings.clientID != clientID {
+            // A different provider or client: start from the defaults again.
+            settings = ProfileSettings(issuer: issuer, clientID: clientID)
+        }
+        if !options.scopes.isEmpty { settings.scopes = options.scopes }
+        if let dpop = options.usesDPoP { settings.usesDPoP = dpop }
+        if let command = options.browserCommand { settings.browserCommand = command }
+        if let port = options.port { settings.port = port }
+        if let path = options.redirectPath { settings.redirectPath = path }
+        if let caFile = options.caFile { settings.caFile = caFile }
+        return settings
+    }
+
+    /// The engine configuration these settings describe.
+    public var clientConfiguration: ClientConfiguration {
+        var configuration = ClientConfiguration(issuer: issuer, clientID: clientID)
+        configuration.scopes = scopes
+        configuration.usesDPoP = usesDPoP
+        configuration.redirect.port = port
+        configuration.redirect.path = redirectPath
+        configuration.transport.caFile = caFile
+        return configuration
+    }
+
+    /// The settings as stored.
+    public var json: JSONValue {
+        [
+            "issuer": .string(issuer), "clientID": .string(clientID), "scopes": .array(scopes.map { .string($0) }),
+            "dpop": .bool(usesDPoP), "browserCommand": browserCommand.map { .string($0) } ?? .null,
+            "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
+            "caFile": caFile.map { .string($0) } ?? .null,
+        ]
+    }
+
+    /// Reads stored settings; unknown members are ignored, missing optional ones take defaults.
+    /// - Throws: `.configuration(.invalidConfiguration)` when required members are missing or mistyped.
+    public init(json value: JSONValue) throws(VersolaError) {
+        guard let issuer = value["issuer"]?.string, let clientID = value["clientID"]?.string else {
+            throw .configuration(.invalidConfiguration("the profile file lacks issuer or clientID"))
+        }
+        self.init(issuer: issuer, clientID: clientID)
+        if let scopes = value["scopes"]?.array {
+            self.scopes = scopes.compactMap(\.string)
+        }
+        if let dpop = value["dpop"]?.bool { usesDPoP = dpop }
+        browserCommand = value["browserCommand"]?.string
+        if let port = value["port"]?.int64, let fitting = UInt16(exactly: port) { self.port = fitting }
+        if let path = value["redirectPath"]?.string { redirectPath = path }
+        caFile = value["caFile"]?.string
+    }
+}

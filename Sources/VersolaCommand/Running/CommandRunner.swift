@@ -1,0 +1,175 @@
+import Foundation
+import Versola
+import VersolaJOSE
+
+/// Runs a parsed command and returns its exit status. Commands that need a session go
+/// through the session agent when one can be reached or started, else run in-process with
+/// a ``SessionHost`` of their own.
+public enum CommandRunner {
+    /// Runs `context.invocation`.
+    public static func run(_ context: CommandContext) async -> ExitStatus {
+        do throws(CommandFailure) {
+            try await dispatch(context)
+            return .success
+        } catch {
+            context.console.err(ErrorReport.render(error, json: context.invocation.global.json, profile: context.profile))
+            return error.exitStatus
+        }
+    }
+
+    private static func dispatch(_ context: CommandContext) async throws(CommandFailure) {
+        let global = context.invocation.global
+        switch context.invocation.command {
+        case .help(let name):
+            context.console.out(HelpText.text(for: name) + "\n")
+        case .login(let options):
+            try await LoginCommand(context: context, options: options).run()
+        case .token(let options):
+            let result = try await call(
+                AgentRequest(.token, profile: context.profile, arguments: ["forceRefresh": .bool(options.forceRefresh)]),
+                context)
+            context.console.out(TokenOutput.render(result, format: options.format ?? (global.json ? .json : .raw)))
+        case .status(let options):
+            if options.watch {
+                try await watch(context)
+            } else {
+                let result = try await call(AgentRequest(.status, profile: context.profile), context)
+                context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.text(result, color: useColor(context)))
+            }
+        case .userInfo:
+            let result = try await call(AgentRequest(.userInfo, profile: context.profile), context)
+            context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.claimsText(result))
+        case .logout(let options):
+            let request = AgentRequest(.logout, profile: context.profile, arguments: ["endSession": .bool(options.endSession)])
+            // An agent holding the session must drop it; none is started just to sign out.
+            let result = try await call(request, context, startAgent: false)
+            context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
+        case .request(let options):
+            try await sendRequest(options, context)
+        case .handleRedirect(let url):
+            try await LoginCommand.handleRedirect(url, context: context)
+        case .verify(let options):
+            let result = try await TokenVerifier.verify(options, context: context)
+            context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.verifiedText(result))
+        case .agent(let options):
+            // Normally run synchronously by ``runAgent(_:context:)`` off the cooperative pool.
+            let status = await Task.detached { runAgent(options, context: context) }.value
+            if status != .success { throw .versola(.configuration(.invalidConfiguration("the agent could not start"))) }
+        }
+    }
+
+    /// Sends `request` to the agent (starting it when needed), or runs it here.
+    static func call(_ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true)
+        async throws(CommandFailure) -> JSONValue
+    {
+        let reply: AgentReply
+        if let client = context.agentClient(), let answer = client.send(request, start: startAgent) {
+            reply = answer
+        } else {
+            reply = await SessionHost(environment: context.environment).handle(request)
+        }
+        switch reply {
+        case .success(let value): return value
+        case .failure(let error): throw .versola(error)
+        }
+    }
+
+    /// Tells a running agent to forget `profile`'s session (after a login here); never starts one.
+    /// (Also with `--no-agent`: a running agent must not keep serving the old session.)
+    static func reloadAgent(_ context: CommandContext) {
+        guard let location = AgentLocation.resolve(environment: context.environment) else { return }
+        let client = AgentClient(location: location, executable: nil, environment: context.environment)
+        _ = client.send(AgentRequest(.reload, profile: context.profile), start: false)
+    }
+
+    static func useColor(_ context: CommandContext) -> Bool {
+        context.invocation.global.color && context.console.outputIsTerminal
+    }
+
+    private static func watch(_ context: CommandContext) async throws(CommandFailure) {
+        let json = context.invocation.global.json
+        let color = useColor(context)
+        var failure: VersolaError?
+        let print: (AgentReply) -> Bool = { reply in
+            switch reply {
+            case .success(let value):
+                context.console.out(json ? value.serialized() + "\n" : StatusOutput.text(value, color: color))
+                return true
+            case .failure(let error):
+                failure = error
+                return false
+            }
+        }
+        if let client = context.agentClient(), client.stream(AgentRequest(.watch, profile: context.profile), receive: print) {
+            if let failure { throw .versola(failure) }
+            return
+        }
+        // No agent: follow this process's own session (changes made elsewhere are not seen).
+        let host = SessionHost(environment: context.environment)
+        let stream: AsyncStream<SessionState>
+        do { stream = try await host.watch(context.profile) } catch { throw .versola(error) }
+        for await state in stream {
+            _ = print(.success(await host.status(of: context.profile, reporting: state)))
+        }
+    }
+
+    private static func sendRequest(_ options: RequestOptions, _ context: CommandContext) async throws(CommandFailure) {
+        var body: [UInt8] = []
+        if let data = options.data {
+            if data == "@-" {
+                body = Array(FileHandle.standardInput.readDataToEndOfFile())
+            } else if data.hasPrefix("@") {
+                guard let contents = FileManager.default.contents(atPath: String(data.dropFirst())) else {
+                    throw .usage(UsageError("cannot read \(data.dropFirst())", command: .request))
+                }
+                body = Array(contents)
+            } else {
+                body = Array(data.utf8)
+            }
+        }
+        let arguments = RequestCoding.encode(options, body: body)
+        let result = try await call(AgentRequest(.request, profile: context.profile, arguments: arguments), context)
+        let status = result["status"]?.int64 ?? 0
+        let responseBody = (try? Base64URL.decode(result["body"]?.string ?? "")) ?? []
+        if context.invocation.global.json {
+            var members: [(String, JSONValue)] = [("status", .integer(status))]
+            members.append(("headers", result["headers"] ?? .array([])))
+            members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
+            context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
+        } else {
+            context.console.out(String(decoding: responseBody, as: UTF8.self))
+            if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
+        }
+    }
+
+    /// Runs `versola agent` on the calling thread (it blocks until the agent exits), or with
+    /// `--stop` asks a running one to exit.
+    public static func runAgent(_ options: AgentOptions, context: CommandContext) -> ExitStatus {
+        guard let location = AgentLocation.resolve(environment: context.environment) else {
+            context.console.err(
+                ErrorReport.render(
+                    .versola(.configuration(.invalidConfiguration("no private directory for the agent socket"))),
+                    json: context.invocation.global.json))
+            return .configuration
+        }
+        if options.stop {
+            let client = AgentClient(location: location, executable: nil, environment: context.environment)
+            let stopped = client.send(AgentRequest(.stop, profile: context.profile), start: false) != nil
+            context.console.out(stopped ? "agent stopped\n" : "no agent running\n")
+            return .success
+        }
+        let server: AgentServer
+        do {
+            server = try AgentServer(
+                location: location, idleTimeout: .seconds(options.idleTimeoutSeconds),
+                host: SessionHost(environment: context.environment))
+        } catch .alreadyRunning {
+            return .success
+        } catch {
+            context.console.err("versola: agent: \(error)\n")
+            return .configuration
+        }
+        server.run()
+        return .success
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+import Versola
+import VersolaJOSE
+
+/// `versola login` and `versola handle-redirect`: the interactive sign-in runs in the
+/// command's own process (the browser and the terminal are here); the running agent, if any,
+/// is then told to read the new session from the store.
+struct LoginCommand {
+    let context: CommandContext
+    let options: LoginOptions
+
+    func run() async throws(CommandFailure) {
+        let console = context.console
+        let profile = context.profile
+        let settings: ProfileSettings
+        let session: Session
+        do throws(VersolaError) {
+            let files = try context.profileFiles()
+            settings = try ProfileSettings.merging(options, over: try files.load(profile), profile: profile)
+            try settings.clientConfiguration.validate()
+            // Saved before the browser opens: `handle-redirect` needs it to finish this login (L2).
+            try files.save(settings, as: profile)
+            session = try await Self.openSession(settings: settings, context: context, browser: browser(for: settings))
+        } catch {
+            throw .versola(error)
+        }
+        var parameters = AuthorizationParameters()
+        parameters.acrValues = options.acrValues
+        parameters.maxAge = options.maxAge
+        parameters.loginHint = options.loginHint
+        parameters.prompt = options.prompt
+
+        let interactive = console.outputIsTerminal && console.errorIsTerminal && !context.invocation.global.json
+        let indicator = WaitingIndicator(console: console, color: context.invocation.global.color && interactive)
+        let json = context.invocation.global.json
+        do throws(VersolaError) {
+            try await session.login(parameters) { prompt in
+                if prompt.browserOpened {
+                    console.err("Opened the browser to sign in. If it did not appear, open:\n  \(prompt.url)\n")
+                } else {
+                    console.err(
+                        "Open this URL in a browser to sign in:\n  \(prompt.url)\n"
+                            + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
+                    PastedRedirectReader.start(console: console, session: session, json: json)
+                }
+                if interactive { indicator.start() }
+            }
+        } catch {
+            indicator.stop()
+            throw .versola(error)
+        }
+        indicator.stop()
+        CommandRunner.reloadAgent(context)
+        let status = SessionHost.status(of: session, settings: settings, profile: profile)
+        console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
+    }
+
+    private func browser(for settings: ProfileSettings) -> any BrowserLauncher {
+        options.noBrowser ? NoBrowser() : SystemBrowser(command: settings.browserCommand, environment: context.environment)
+    }
+
+    /// A session on the profile's store, restored. A pending request left by an interrupted
+    /// login (there is no grant then, P3) is discarded so that a new login can start.
+    static func openSession(settings: ProfileSettings, context: CommandContext, browser: any BrowserLauncher)
+        async throws(VersolaError) -> Session
+    {
+        let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
+        let configuration = SessionConfiguration(client: settings.clientConfiguration, profile: context.profile)
+        var session = try Session(configuration: configuration, store: storage.store, browser: browser)
+        await session.start()
+        if session.state == .authorizing {
+            let store = storage.store
+            try await store.withExclusiveAccess { () throws(VersolaError) in
+                if let record = try await store.load(), record.refreshToken == nil { try await store.wipe() }
+            }
+            session = try Session(configuration: configuration, store: storage.store, browser: browser)
+            await session.start()
+        }
+        return session
+    }
+
+    /// `versola handle-redirect URL`: completes the profile's pending login (L2).
+    static func handleRedirect(_ url: String, context: CommandContext) async throws(CommandFailure) {
+        do throws(VersolaError) {
+            let settings = try context.profileFiles().require(context.profile)
+            let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
+            let session = try Session(
+                configuration: SessionConfiguration(client: settings.clientConfiguration, profile: context.profile),
+                store: storage.store, browser: NoBrowser())
+            await session.start()
+            try await session.deliverRedirect(url)
+            CommandRunner.reloadAgent(context)
+            let status = SessionHost.status(of: session, settings: settings, profile: context.profile)
+            context.console.out(
+                context.invocation.global.json
+                    ? status.serialized() + "\n" : signedInText(status, color: CommandRunner.useColor(context)))
+        } catch {
+            throw .versola(error)
+        }
+    }
+
+    static func signedInText(_ status: JSONValue, color: Bool) -> String {
+        let user = status["user"]
+        let who = user?["name"]?.string ?? user?["subject"]?.string ?? "?"
+        return "Signed in as " + StatusOutput.paint(who, code: "1", color: color)
+            + " (profile \(status["profile"]?.string ?? "?"), \(status["state"]?.string ?? "?")).\n"
+    }
+}
+
+/// Reads pasted redirect URLs from standard input on a thread of its own and hands each to
+/// the session (L2); a line that is not the redirect is reported and the wait goes on.
+enum PastedRedirectReader {
+    static func start(console: any Console, session: Session, json: Bool) {
+        let thread = Thread {
+            while let line = console.readLine() {
+                let pasted = line.trimmingBlanks
+                if pasted.isEmpty { continue }
+                let outcome = AgentServer.waitFor { () -> VersolaError? in
+                    do throws(VersolaError) {
+                        try await session.deliverRedirect(pasted)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                guard let failure = outcome ?? nil else { return }
+                console.err(ErrorReport.render(.versola(failure), json: json))
+            }
+        }
+        thread.start()
+    }
+}
+
+/// The live "waiting for the browser" line on a terminal: a spinner and the seconds waited,
+/// redrawn in place on standard error; erased when the login ends.
+final class WaitingIndicator: Sendable {
+    private let console: any Console
+    private let color: Bool
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(console: any Console, color: Bool) {
+        self.console = console
+        self.color = color
+    }
+
+    func start() {
+        let console = self.console
+        let color = self.color
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        let started = ContinuousClock.now
+        // The first frame is drawn at once, so that even a fast sign-in shows it.
+        console.err("\r\(StatusOutput.paint(frames[0], code: "36", color: color)) Waiting for the sign-in in the browser…\u{1B}[K")
+        let spinner = Task {
+            var frame = 1
+            while !Task.isCancelled {
+                let waited = (ContinuousClock.now - started).components.seconds
+                let mark = StatusOutput.paint(frames[frame % frames.count], code: "36", color: color)
+                console.err("\r\(mark) Waiting for the sign-in in the browser… \(waited)s (Ctrl-C to cancel)\u{1B}[K")
+                frame += 1
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        task.withLock { $0 = spinner }
+    }
+
+    func stop() {
+        let running = task.withLock { current -> Task<Void, Never>? in
+            defer { current = nil }
+            return current
+        }
+        guard let running else { return }
+        running.cancel()
+        console.err("\r\u{1B}[K")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Versola
+import VersolaJOSE
+
+/// `versola verify`: checks a JWT as a resource server would. The issuer's discovery document
+/// names its JWKS; the key is chosen by `kid` and must permit the header's algorithm, which
+/// must also be on the allow-list (asymmetric only: never `none`, never HMAC); then `iss`
+/// exactly, `exp` (required), `nbf` and `iat` with 60 s of tolerance, and `aud` when asked.
+enum TokenVerifier {
+    /// Clock tolerance for `exp`, `nbf` and `iat`.
+    static let tolerance: Double = 60
+
+    static func verify(_ options: VerifyOptions, context: CommandContext) async throws(CommandFailure) -> JSONValue {
+        let token = options.token == "-" ? (context.console.readLine() ?? "").trimmingBlanks : options.token
+        do throws(VersolaError) {
+            let saved = try? context.profileFiles().load(context.profile)
+            guard let issuer = options.issuer ?? saved?.issuer else {
+                throw .configuration(.invalidConfiguration("no issuer: give --issuer URL (or log in to a profile first)"))
+            }
+            var configuration = ClientConfiguration(issuer: issuer, clientID: "versola-verify")
+            configuration.transport.caFile = options.caFile ?? saved?.caFile
+            try configuration.validate()
+            let environment = EngineEnvironment.system(transport: configuration.transport)
+            let sender = EndpointSender(environment: environment)
+            let budget = try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
+            let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
+            let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
+            let jws: JWS
+            do { jws = try JWS(compact: token) } catch { throw rejected("not a compact JWS: \(error)") }
+            let allowed = configuration.idTokenAlgorithms
+            var keySet = try await keys.keySet(budget: budget)
+            let key: JWK
+            do {
+                key = try jws.verify(using: keySet, allowedAlgorithms: allowed)
+            } catch .keyNotFound(let keyID) {
+                // A key rotated in since the set was published: fetch it once more.
+                if let newer = try await keys.refetch(
+                    unlessSatisfied: { set in keyID.map { set.containsKey(withID: $0) } ?? false }, budget: budget)
+                {
+                    keySet = newer
+                }
+                do { key = try jws.verify(using: keySet, allowedAlgorithms: allowed) } catch {
+                    throw rejected("signature: \(error)")
+                }
+            } catch {
+                throw rejected("signature: \(error)")
+            }
+            let claims: JWTClaims
+            do { claims = try JWTClaims(payload: jws.payload) } catch { throw rejected("the payload is not a JSON object") }
+            try check(claims, issuer: issuer, audience: options.audience, now: Date().timeIntervalSince1970)
+            let expiry = claims.expiration.map { Int64($0.timeIntervalSince1970) }
+            return [
+                "valid": true, "issuer": .string(issuer), "subject": claims.subject.map { .string($0) } ?? .null,
+                "audience": .array((claims.audiences ?? []).map { .string($0) }),
+                "expiresAt": expiry.map { .string(AccessTokenExpiry.rfc3339($0)) } ?? .null,
+                "keyID": key.keyID.map { .string($0) } ?? .null, "algorithm": .string(jws.algorithm.rawValue),
+                "claims": .object(claims.object),
+            ]
+        } catch {
+            throw .versola(error)
+        }
+    }
+
+    /// The claim checks, at `now` (seconds since 1970).
+    static func check(_ claims: JWTClaims, issuer: String, audience: String?, now: Double) throws(VersolaError) {
+        guard let tokenIssuer = claims.issuer else { throw rejected("iss is missing") }
+        guard tokenIssuer == issuer else { throw rejected("iss \(tokenIssuer) is not \(issuer)") }
+        guard let expiry = claims.expiration else { throw rejected("exp is missing") }
+        if now >= expiry.timeIntervalSince1970 + tolerance { throw rejected("expired") }
+        if let notBefore = claims.notBefore, now < notBefore.timeIntervalSince1970 - tolerance {
+            throw rejected("not valid yet (nbf)")
+        }
+        if let issuedAt = claims.issuedAt, issuedAt.timeIntervalSince1970 > now + tolerance {
+            throw rejected("issued in the future (iat)")
+        }
+        if let audience, !(claims.audiences ?? []).contains(audience) {
+            throw rejected("aud does not contain \(audience)")
+        }
+    }
+
+    static func rejected(_ reason: String) -> VersolaError {
+        .configuration(.idTokenRejected(reason))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The entry point of the `versola` executable.
+public enum VersolaCommandLine {
+    /// Parses and runs `arguments` (without the program name) and returns the exit status.
+    /// Blocks the calling thread, which must not be one of Swift's cooperative pool (the
+    /// executable calls it from the main thread).
+    /// - Parameter executable: the `versola` binary, used to start the session agent on demand.
+    public static func main(
+        arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: any Console = StandardConsole(), executable: String? = currentExecutable()
+    ) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let invocation: Invocation
+        do {
+            invocation = try CommandParser.parse(arguments, environment: environment)
+        } catch {
+            console.err(ErrorReport.render(.usage(error), json: arguments.contains("--json")))
+            return ExitStatus.usage.rawValue
+        }
+        let context = CommandContext(
+            invocation: invocation, environment: environment, console: console, executable: executable)
+        if case .agent(let options) = invocation.command {
+            return CommandRunner.runAgent(options, context: context).rawValue
+        }
+        let status = AgentServer.waitFor { await CommandRunner.run(context) } ?? .recoverable
+        return status.rawValue
+    }
+
+    /// The path of the running executable (`/proc/self/exe`), or nil when unknown.
+    public static func currentExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

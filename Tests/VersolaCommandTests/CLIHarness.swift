@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import Versola
+import VersolaTestIdP
+
+@testable import VersolaCommand
+
+/// Runs the built `versola` binary as a user would, in an isolated home: its own XDG
+/// config, state and runtime directories (so its own agent socket), against an in-process
+/// test provider. Stops the agent it may have started when it goes away.
+final class CLIHarness: Sendable {
+    /// What one run printed and returned.
+    struct Outcome: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    let home: TemporaryDirectory
+    let idp: TestIdentityServer
+    let environment: [String: String]
+
+    /// The `versola` executable beside the test bundle.
+    static var executable: String {
+        let bundle = VersolaCommandLine.currentExecutable() ?? ""
+        let directory = (bundle as NSString).deletingLastPathComponent
+        return directory + "/versola"
+    }
+
+    /// A harness with a fresh provider. `runtime: false` leaves `XDG_RUNTIME_DIR` unset (the
+    /// agent then lives under `$TMPDIR/versola-<uid>`, TMPDIR being the harness's own).
+    init(configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }, runtime: Bool = true) async throws {
+        home = try TemporaryDirectory()
+        var configuration = TestProviderConfiguration()
+        configuration.autoLogin = true
+        configure(&configuration)
+        idp = try await TestIdentityServer.start(configuration: configuration)
+        var environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",
+            "TMPDIR": home.path + "/tmp", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "VERSOLA_AGENT_IDLE_TIMEOUT": "30",
+        ]
+        try FileManager.default.createDirectory(atPath: home.path + "/tmp", withIntermediateDirectories: true)
+        if runtime {
+            try FileManager.default.createDirectory(atPath: home.path + "/run", withIntermediateDirectories: true)
+            chmod(home.path + "/run", 0o700)
+            environment["XDG_RUNTIME_DIR"] = home.path + "/run"
+        }
+        self.environment = environment
+    }
+
+    /// The agent directory this harness's commands use.
+    var agentDirectory: String {
+        environment["XDG_RUNTIME_DIR"].map { $0 + "/versola" } ?? home.path + "/tmp/versola-\(getuid())"
+    }
+
+    /// The headless browser: follows the provider's redirects to the loopback listener.
+    static let browser = "curl -sL -o /dev/null %s"
+
+    /// Runs `versola` with `arguments` on a thread of its own, so that waiting for it never
+    /// holds a cooperative-pool thread the in-process provider needs to answer.
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:], stdin: String? = nil) async throws
+        -> Outcome
+    {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, any Error>, Never>) in
+            let thread = Thread {
+                continuation.resume(
+                    returning: Result { try self.runBlocking(arguments, extraEnvironment: extraEnvironment, stdin: stdin) })
+            }
+            thread.start()
+        }
+        return try result.get()
+    }
+
+    /// posix_spawn and waitpid (Foundation's `Process` can miss a child's exit when many run
+    /// at once); the streams go through files in the harness's directory.
+    private func runBlocking(_ arguments: [String], extraEnvironment: [String: String], stdin: String?) throws -> Outcome {
+        let stem = home.path + "/io-" + UUID().uuidString.prefix(8)
+        let input = stdin.map { text -> String in
+            _ = FileManager.default.createFile(atPath: stem + ".in", contents: Data(text.utf8))
+            return stem + ".in"
+        } ?? "/dev/null"
+        let child = try spawn(Self.executable, arguments, extraEnvironment: extraEnvironment, stem: stem, input: input)
+        let outcome = Self.wait(child, stem: stem)
+        unlink(stem + ".in")
+        return outcome
+    }
+
+    /// Waits for `child` and collects what it wrote to `stem.out` and `stem.err`.
+    static func wait(_ child: pid_t, stem: String) -> Outcome {
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let out = FileManager.default.contents(atPath: stem + ".out") ?? Data()
+        let err = FileManager.default.contents(atPath: stem + ".err") ?? Data()
+        for suffix in [".out", ".err"] { unlink(stem + suffix) }
+        return Outcome(
+            status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts `executable` with its output in `stem.out`/`stem.err` and `input` as stdin
+    /// (opened read-write, so that a FIFO does not block the start).
+    func spawn(
+        _ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:], stem: String,
+        input: String = "/dev/null"
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input, input == "/dev/null" ? O_RDONLY : O_RDWR, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stem + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stem + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.merging(extraEnvironment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // The test runner's threads may block signals; the child starts with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var child: pid_t = 0
+        let spawned = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        return child
+    }
+
+    /// Waits on a thread of its own for `child` (see ``run(_:extraEnvironment:stdin:)``).
+    func finished(_ child: pid_t, stem: String) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.wait(child, stem: stem)) }.start()
+        }
+    }
+
+    /// The contents of `path` once it contains `marker`, or nil after 10 s. Waits for another
+    /// process's output, not for time.
+    func contents(of path: String, containing marker: String) async -> String? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: path) {
+                let text = String(decoding: data, as: UTF8.self)
+                if text.contains(marker) { return text }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Follows the provider's redirects from `url` (auto-login) up to the loopback redirect,
+    /// without delivering it: the address a person would copy from the browser.
+    func finalRedirect(from url: String) async throws -> String? {
+        var next = url
+        for _ in 0..<6 {
+            let stem = home.path + "/curl-" + UUID().uuidString.prefix(8)
+            let child = try spawn("curl", ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", next], stem: stem)
+            let location = await finished(child, stem: stem).stdout
+            if location.isEmpty { return nil }
+            if location.contains("/callback?") { return location }
+            next = location
+        }
+        return nil
+    }
+
+    /// `versola login` through the provider with the headless browser; expects success.
+    @discardableResult
+    func login(_ extra: [String] = []) async throws -> Outcome {
+        let outcome = try await run(
+            ["login", "--issuer", idp.issuer, "--client-id", "versola-test", "--browser-command", Self.browser] + extra)
+        #expect(outcome.status == 0, "login failed: \(outcome.stderr)")
+        return outcome
+    }
+
+    /// How many requests reached `endpoint` of the provider.
+    func requestCount(_ endpoint: TestEndpoint) async -> Int {
+        await idp.provider.requests(to: endpoint).count
+    }
+
+    /// Stops the agent and the provider.
+    func finish() async {
+        _ = try? await run(["agent", "--stop"])
+        await idp.stop()
+    }
+}

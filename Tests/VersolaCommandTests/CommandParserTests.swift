@@ -1,0 +1,97 @@
+import Testing
+
+@testable import VersolaCommand
+
+@Suite("Command parser")
+struct CommandParserTests {
+    private func parse(_ arguments: String..., environment: [String: String] = [:]) throws -> Invocation {
+        try CommandParser.parse(arguments, environment: environment)
+    }
+
+    @Test func loginTakesEveryOption() throws {
+        let invocation = try parse(
+            "login", "--issuer", "https://id.example", "--client-id=cli", "--scope", "openid profile", "--scope",
+            "offline_access", "--profile", "work", "--no-dpop", "--browser-command", "curl -s %s", "--no-browser",
+            "--port", "8765", "--redirect-path", "/cb", "--ca-file", "/ca.pem", "--acr-values", "urn:mfa urn:hw",
+            "--max-age", "30", "--json")
+        var expected = LoginOptions(issuer: "https://id.example", clientID: "cli")
+        expected.scopes = ["openid", "profile", "offline_access"]
+        expected.usesDPoP = false
+        expected.browserCommand = "curl -s %s"
+        expected.noBrowser = true
+        expected.port = 8765
+        expected.redirectPath = "/cb"
+        expected.caFile = "/ca.pem"
+        expected.acrValues = ["urn:mfa", "urn:hw"]
+        expected.maxAge = 30
+        #expect(invocation.command == .login(expected))
+        #expect(invocation.global.profile == "work")
+        #expect(invocation.global.json)
+    }
+
+    @Test func tokenFormatsAndGlobalFlagsAnywhere() throws {
+        let invocation = try parse("--json", "token", "--force-refresh", "--format", "k8s", "--no-agent")
+        #expect(invocation.command == .token(TokenOptions(forceRefresh: true, format: .k8s)))
+        #expect(invocation.global.json)
+        #expect(invocation.global.noAgent)
+        #expect(throws: UsageError.self) { try parse("token", "--format", "yaml") }
+    }
+
+    @Test func environmentDisablesColourAndAgent() throws {
+        let invocation = try parse("status", environment: ["NO_COLOR": "1", "VERSOLA_NO_AGENT": "1"])
+        #expect(invocation.command == .status(StatusOptions()))
+        #expect(!invocation.global.color)
+        #expect(invocation.global.noAgent)
+        let plain = try parse("status", "--watch", environment: ["NO_COLOR": ""])
+        #expect(plain.global.color)
+        #expect(plain.command == .status(StatusOptions(watch: true)))
+    }
+
+    @Test func requestLikeCurl() throws {
+        let invocation = try parse(
+            "request", "-X", "put", "-H", "Content-Type: application/json", "-H", "X-A:b", "-d", "{}",
+            "https://api.example/v1")
+        let expected = RequestOptions(
+            method: "PUT",
+            headers: [HeaderArgument(name: "Content-Type", value: "application/json"), HeaderArgument(name: "X-A", value: "b")],
+            data: "{}", url: "https://api.example/v1")
+        #expect(invocation.command == .request(expected))
+        #expect(RequestOptions(url: "u").effectiveMethod == "GET")
+        #expect(RequestOptions(data: "x", url: "u").effectiveMethod == "POST")
+        #expect(throws: UsageError.self) { try parse("request", "-H", "novalue", "https://a") }
+        #expect(throws: UsageError.self) { try parse("request") }
+        #expect(throws: UsageError.self) { try parse("request", "-X", "GE T", "https://a") }
+    }
+
+    @Test func otherCommands() throws {
+        #expect(try parse("userinfo").command == .userInfo)
+        #expect(try parse("logout", "--end-session").command == .logout(LogoutOptions(endSession: true)))
+        #expect(try parse("handle-redirect", "http://127.0.0.1:1/cb?code=x").command
+            == .handleRedirect(url: "http://127.0.0.1:1/cb?code=x"))
+        #expect(try parse("verify", "--issuer", "https://i", "--audience", "api", "-").command
+            == .verify(VerifyOptions(issuer: "https://i", audience: "api", token: "-")))
+        #expect(try parse("agent", "--idle-timeout", "5").command == .agent(AgentOptions(idleTimeoutSeconds: 5)))
+        #expect(try parse("agent", "--stop").command == .agent(AgentOptions(stop: true)))
+        #expect(try parse("verify", "--", "-token-with-dash").command == .verify(VerifyOptions(token: "-token-with-dash")))
+    }
+
+    @Test func helpEverywhere() throws {
+        #expect(try parse("--help").command == .help(nil))
+        #expect(try parse("help", "token").command == .help(.token))
+        for name in CommandName.allCases {
+            #expect(try parse(name.rawValue, "--help").command == .help(name))
+            #expect(HelpText.text(for: name).hasPrefix("usage: versola \(name.rawValue)"))
+        }
+    }
+
+    @Test func usageErrors() {
+        #expect(throws: UsageError("no command given")) { try parse() }
+        #expect(throws: UsageError("unknown command 'frob'")) { try parse("frob") }
+        #expect(throws: UsageError("unknown option --frob for 'token'", command: .token)) { try parse("token", "--frob") }
+        #expect(throws: UsageError("--profile needs a value", command: .status)) { try parse("status", "--profile") }
+        #expect(throws: UsageError.self) { try parse("login", "--port", "70000") }
+        #expect(throws: UsageError.self) { try parse("login", "--max-age", "soon") }
+        #expect(throws: UsageError.self) { try parse("status", "extra") }
+        #expect(throws: UsageError.self) { try parse("token", "--force-refresh=yes") }
+    }
+}

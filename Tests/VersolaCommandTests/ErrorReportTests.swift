@@ -1,0 +1,99 @@
+import Testing
+import Versola
+import VersolaJOSE
+
+@testable import VersolaCommand
+
+@Suite("Error report")
+struct ErrorReportTests {
+    static let samples: [VersolaError] = [
+        .recoverable(.userCancelled), .recoverable(.systemCancelled), .recoverable(.pendingRequestExpired),
+        .recoverable(.unlockRequired), .recoverable(.nonceLoop),
+        .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "https://a:443"))),
+        .recoverable(
+            .server(
+                ServerFailure(
+                    status: 503, retryAfter: .milliseconds(2500), failedRequests: 3, elapsed: .milliseconds(1234),
+                    errorCode: "temporarily_unavailable"))),
+        .reauthenticate(.grantRejected), .reauthenticate(.sessionExpired), .reauthenticate(.credentialsInvalidated),
+        .stepUp(StepUpChallenge(acrValues: ["urn:mfa"], maxAge: 60)),
+        .configuration(.stateMismatch), .configuration(.idTokenRejected("exp")),
+        .configuration(.invalidConfiguration("bad")),
+        .configuration(.discoveryIssuerMismatch(expected: "https://a", actual: "https://b")),
+    ]
+
+    // One exit status per category (the contract scripts use).
+    @Test func exitStatusPerCategory() {
+        #expect(ExitStatus(.recoverable(.nonceLoop)) == .recoverable)
+        #expect(ExitStatus(.recoverable(.nonceLoop)).rawValue == 3)
+        #expect(ExitStatus(.reauthenticate(.grantRejected)).rawValue == 4)
+        #expect(ExitStatus(.stepUp(StepUpChallenge())).rawValue == 5)
+        #expect(ExitStatus(.configuration(.stateMismatch)).rawValue == 6)
+        #expect(CommandFailure.usage(UsageError("x")).exitStatus.rawValue == 2)
+    }
+
+    // E13: category and cause names, and the server cause's budget fields.
+    @Test func jsonShapeOfAServerError() throws {
+        let text = ErrorReport.render(.versola(Self.samples[6]), json: true)
+        let value = try JSONValue(parsing: text.trimmingBlanks.replacingNewline)
+        let error = try #require(value["error"])
+        #expect(error["category"] == "recoverable")
+        #expect(error["cause"] == "server")
+        #expect(error["status"] == 503)
+        #expect(error["retryAfter"] == 3)
+        #expect(error["failedRequests"] == 3)
+        #expect(error["elapsedMs"] == 1234)
+    }
+
+    @Test func jsonNamesEveryCategory() throws {
+        for sample in Self.samples {
+            let value = ErrorReport.object(for: .versola(sample))
+            #expect(value["error"]?["category"]?.string == sample.category)
+            #expect(value["error"]?["cause"]?.string == sample.cause)
+        }
+        let stepUp = ErrorReport.object(for: .versola(.stepUp(StepUpChallenge(acrValues: ["a"], maxAge: 5))))
+        #expect(stepUp["error"]?["acrValues"] == ["a"])
+        #expect(stepUp["error"]?["maxAge"] == 5)
+        let usage = ErrorReport.object(for: .usage(UsageError("bad")))
+        #expect(usage["error"]?["category"] == "usage")
+    }
+
+    // The agent carries errors as E13 objects: every sample survives the trip.
+    @Test func errorsSurviveTheAgentProtocol() throws {
+        for sample in Self.samples {
+            let line = AgentReply.failure(sample).line
+            let decoded = try #require(AgentReply(line: Array(line.dropLast())))
+            guard case .failure(let error) = decoded else {
+                Issue.record("not a failure")
+                continue
+            }
+            switch (error, sample) {
+            case (.recoverable(.server(let a)), .recoverable(.server(let b))):
+                #expect(a.status == b.status && a.failedRequests == b.failedRequests && a.elapsed == b.elapsed)
+                #expect(a.retryAfter == .seconds(3))
+            default:
+                #expect(error == sample)
+            }
+        }
+    }
+
+    @Test func textAdvisesWhatToDo() {
+        #expect(ErrorReport.render(.versola(.reauthenticate(.grantRejected)), json: false, profile: "work")
+            == "versola: sign in again (grantRejected): versola login --profile work\n")
+        #expect(ErrorReport.render(.versola(Self.samples[10]), json: false).contains("--acr-values 'urn:mfa' --max-age 60"))
+        #expect(ErrorReport.render(.usage(UsageError("no", command: .token)), json: false).contains("usage: versola token"))
+    }
+
+    @Test func requestLinesRoundTrip() throws {
+        let request = AgentRequest(.token, profile: "work", arguments: ["forceRefresh": true])
+        #expect(AgentRequest(line: Array(request.line.dropLast())) == request)
+        #expect(AgentRequest(line: Array("{\"op\":\"nope\",\"profile\":\"a\"}".utf8)) == nil)
+        #expect(AgentRequest(line: Array("not json".utf8)) == nil)
+        #expect(AgentReply(line: Array("{\"ok\":1}".utf8)) == .success(1))
+        #expect(AgentReply(line: Array("{}".utf8)) == nil)
+    }
+}
+
+extension String {
+    fileprivate var replacingNewline: String { split(separator: "\n").joined() }
+}

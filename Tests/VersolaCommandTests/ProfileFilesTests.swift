@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import VersolaCommand
+
+@Suite("Profile files")
+struct ProfileFilesTests {
+    // L3: files 0600 under directories 0700; a saved profile reads back whole.
+    @Test func savesPrivatelyAndReadsBack() throws {
+        let home = try TemporaryDirectory()
+        let files = ProfileFiles(configHome: home.path + "/config")
+        #expect(try files.load("work") == nil)
+        var settings = ProfileSettings(issuer: "https://id.example", clientID: "cli")
+        settings.scopes = ["openid", "email"]
+        settings.usesDPoP = false
+        settings.browserCommand = "curl %s"
+        settings.port = 8765
+        settings.caFile = "/etc/ca.pem"
+        try files.save(settings, as: "work")
+        #expect(try files.load("work") == settings)
+        #expect(try mode(of: home.path + "/config/versola/profiles/work.json") == 0o600)
+        #expect(try mode(of: home.path + "/config/versola/profiles") == 0o700)
+        #expect(try mode(of: home.path + "/config/versola") == 0o700)
+        #expect(try files.require("work") == settings)
+        #expect(throws: (any Error).self) { try files.require("other") }
+    }
+
+    @Test func refusesBadNames() {
+        let files = ProfileFiles(configHome: "/nonexistent")
+        for name in ["", ".", "../x", "a/b", String(repeating: "a", count: 65), "a..b"] {
+            #expect(throws: (any Error).self) { try files.path(of: name) }
+        }
+        #expect(throws: Never.self) { try files.path(of: "ok-1.2_x") }
+    }
+
+    @Test func optionsOverrideSavedSettings() throws {
+        var saved = ProfileSettings(issuer: "https://id.example", clientID: "cli")
+        saved.browserCommand = "b"
+        let merged = try ProfileSettings.merging(
+            LoginOptions(scopes: ["x"], usesDPoP: false, port: 9), over: saved, profile: "p")
+        #expect(merged.issuer == "https://id.example")
+        #expect(merged.scopes == ["x"])
+        #expect(!merged.usesDPoP)
+        #expect(merged.port == 9)
+        #expect(merged.browserCommand == "b")
+        let configuration = merged.clientConfiguration
+        #expect(configuration.redirect.port == 9)
+        #expect(!configuration.usesDPoP)
+        // A different provider starts from the defaults again.
+        let fresh = try ProfileSettings.merging(LoginOptions(issuer: "https://other"), over: saved, profile: "p")
+        #expect(fresh.browserCommand == nil)
+        #expect(throws: (any Error).self) { try ProfileSettings.merging(LoginOptions(), over: nil, profile: "p") }
+    }
+
+    private func mode(of path: String) throws -> mode_t {
+        var info = stat()
+        try #require(lstat(path, &info) == 0)
+        return info.st_mode & 0o777
+    }
+}
+
+/// A directory under the system temp dir, removed when the value goes away.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        // Short paths: agent sockets live under these and sockaddr_un holds 107 bytes.
+        path = "/tmp/vcli-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        chmod(path, 0o700)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
