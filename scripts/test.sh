@@ -31,3 +31,6 @@ fi
 echo "== $count tests passed"
 
 bash scripts/conformance.sh --skip-build
+
+echo "== interop: the versola binary against glewlwyd and versola-test-idp"
+bash scripts/interop.sh
