@@ -7,15 +7,90 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_path=.build-tsan
-log=$(mktemp)
-suppressions=$(mktemp)
-trap 'rm -f "$log" "$suppressions"' EXIT
+work=$(mktemp -d)
+log="$work/test.log"
+trap 'rm -rf "$work"' EXIT
 
-# Suppressions: none are needed today. Every entry added here must say why the report is
-# not a race in Versola's code (for example a known report inside a system library).
-: >"$suppressions"
+# Suppressions. Each entry says why the report is not a race in Versola's code.
+cat >"$work/suppressions" <<'SUPPRESSIONS'
+# The Swift runtime misses one happens-before edge: a continuation resumed before its task
+# reaches the await is taken on a fast path (swift_continuation_await sees "resumed" and jumps
+# straight back into the task) that never calls _swift_tsan_acquire, although
+# swift_continuation_resume did call _swift_tsan_release. Everything written before resume()
+# then looks unordered with what the task reads after the await. A 20-line program (a
+# DispatchQueue writes a class's field, resumes a CheckedContinuation, the task reads the
+# field) reproduces it; the call is inside libswift_Concurrency, so it cannot be wrapped.
+# CurlTransport's transfer context is written only inside curl_easy_perform on the perform
+# queue, which then resumes the continuation, and is read only after the await.
+race:CurlTransferContext
+SUPPRESSIONS
 
-export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 suppressions=$suppressions ${TSAN_OPTIONS:-}"
+# Synchronization.Mutex on Linux takes and releases a contended lock in uninstrumented code
+# (libswiftSynchronization's _lockSlow/_unlockSlow: spinning, then FUTEX_LOCK_PI/UNLOCK_PI),
+# so ThreadSanitizer never sees the hand-over and reports every access a contended Mutex
+# protects as a race (a two-thread Mutex<Int> program shows it; NSLock does not). Rather than
+# suppress those reports (which would hide real races in the same functions), this shim,
+# preloaded into the test process, wraps the three slow paths and tells ThreadSanitizer about
+# them (__tsan_acquire after taking, __tsan_release before giving up the lock), the same
+# edges the inlined fast path's atomics already give. It changes nothing else.
+cat >"$work/mutex-shim.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define SWIFTCALL __attribute__((swiftcall))
+#define SELF __attribute__((swift_context))
+#define LOCK_SLOW "$s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF"
+#define TRY_LOCK_SLOW "$s15Synchronization12_MutexHandleV12_tryLockSlowSbyF"
+#define UNLOCK_SLOW "$s15Synchronization12_MutexHandleV11_unlockSlowyyF"
+
+typedef SWIFTCALL void (*lock_slow_fn)(uint32_t, void *SELF);
+typedef SWIFTCALL bool (*try_lock_slow_fn)(void *SELF);
+typedef SWIFTCALL void (*unlock_slow_fn)(void *SELF);
+
+extern void __tsan_acquire(void *address) __attribute__((weak));
+extern void __tsan_release(void *address) __attribute__((weak));
+
+static lock_slow_fn real_lock_slow;
+static try_lock_slow_fn real_try_lock_slow;
+static unlock_slow_fn real_unlock_slow;
+
+__attribute__((constructor)) static void resolve(void) {
+    real_lock_slow = (lock_slow_fn)dlsym(RTLD_NEXT, LOCK_SLOW);
+    real_try_lock_slow = (try_lock_slow_fn)dlsym(RTLD_NEXT, TRY_LOCK_SLOW);
+    real_unlock_slow = (unlock_slow_fn)dlsym(RTLD_NEXT, UNLOCK_SLOW);
+}
+
+SWIFTCALL void versola_lock_slow(uint32_t id, void *SELF handle) __asm__(LOCK_SLOW);
+SWIFTCALL void versola_lock_slow(uint32_t id, void *SELF handle) {
+    if (!real_lock_slow) abort();
+    real_lock_slow(id, handle);
+    if (__tsan_acquire) __tsan_acquire(handle);
+}
+
+SWIFTCALL bool versola_try_lock_slow(void *SELF handle) __asm__(TRY_LOCK_SLOW);
+SWIFTCALL bool versola_try_lock_slow(void *SELF handle) {
+    if (!real_try_lock_slow) abort();
+    bool locked = real_try_lock_slow(handle);
+    if (locked && __tsan_acquire) __tsan_acquire(handle);
+    return locked;
+}
+
+SWIFTCALL void versola_unlock_slow(void *SELF handle) __asm__(UNLOCK_SLOW);
+SWIFTCALL void versola_unlock_slow(void *SELF handle) {
+    if (!real_unlock_slow) abort();
+    if (__tsan_release) __tsan_release(handle);
+    real_unlock_slow(handle);
+}
+SHIM
+toolchain_bin=$(dirname "$(readlink -f "$(command -v swift)")")
+clang_path="$toolchain_bin/clang"
+[ -x "$clang_path" ] || clang_path=clang
+"$clang_path" -shared -fPIC -O1 -o "$work/mutex-shim.so" "$work/mutex-shim.c" -ldl
+
+export TSAN_OPTIONS="halt_on_error=0 suppressions=$work/suppressions ${TSAN_OPTIONS:-}"
 # The Swift backtracer can hang for minutes after a crash under a sanitizer.
 export SWIFT_BACKTRACE=enable=no
 
@@ -26,7 +101,8 @@ echo "== tests (thread sanitizer)"
 filter=()
 [ -n "${1:-}" ] && filter=(--filter "$1")
 set +e
-swift test --skip-build --build-path "$build_path" --sanitize thread "${filter[@]}" >"$log" 2>&1
+LD_PRELOAD="$work/mutex-shim.so${LD_PRELOAD:+:$LD_PRELOAD}" \
+  swift test --skip-build --build-path "$build_path" --sanitize thread "${filter[@]}" >"$log" 2>&1
 status=$?
 set -e
 grep -E '(✘|error:|Test run with|Executed [0-9]+ test)' "$log" || true
