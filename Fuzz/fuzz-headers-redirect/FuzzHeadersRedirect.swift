@@ -13,6 +13,7 @@ private let now = Date(timeIntervalSince1970: 1_735_689_600)
 private let providerIssuer = "https://idp.example/realms/main"
 private let pendingState = "st-8f2c"
 
+/// libFuzzer entry point: the first byte picks the parser, the rest is its text.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }

@@ -81,6 +81,7 @@ private let verbose = ProcessInfo.processInfo.environment["VERSOLA_FUZZ_VERBOSE"
 /// Built once; nil only when the fixed material is broken, which the first input reports.
 private let fixture = Fixture()
 
+/// libFuzzer entry point: the first byte picks how the rest becomes a token.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let fixture else { finding("the fixed keys, metadata or first token do not build") }

@@ -12,6 +12,7 @@ import VersolaJOSE
 private let issuer = "https://idp.example/realms/main"
 private let providerOrigin = Origin(scheme: "https", host: "idp.example")
 
+/// libFuzzer entry point: reads `size` bytes at `data` as each of the three provider bodies.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

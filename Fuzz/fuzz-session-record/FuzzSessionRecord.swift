@@ -30,6 +30,7 @@ private let stateHome: URL = {
     return url
 }()
 
+/// libFuzzer entry point: the first byte picks the path, the rest is the record data.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
