@@ -48,8 +48,10 @@ run() {
   shift 3
   if ! ".build-fuzz/debug/$target" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
       -artifact_prefix="$work/$target-artifacts/" "$@" >"$log" 2>&1; then
-    echo "   FAILED: $target $what; the log's end follows" >&2
-    grep -vE '^(#[0-9]+|INFO:|stat::)' "$log" | tail -n 40 >&2
+    echo "   FAILED: $target $what" >&2
+    grep -E 'Fatal error|invariant broken|ERROR:|SUMMARY:' "$log" | head -n 10 >&2
+    echo "   the log's end:" >&2
+    grep -vE '^(#[0-9]+|INFO:|stat::)' "$log" | tail -n 30 >&2
     failures+=("$target $what")
     keep_work=1
     return 1
