@@ -86,24 +86,22 @@ var products: [Product] = [
 ]
 
 if fuzzing {
-    targets += [
-        .executableTarget(
-            name: "fuzz-jose",
-            dependencies: ["VersolaJOSE"],
-            path: "Fuzz/fuzz-jose",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "fuzz-http-server",
-            dependencies: ["VersolaHTTP"],
-            path: "Fuzz/fuzz-http-server",
-            swiftSettings: strict
-        ),
+    // One libFuzzer executable per area of outside input; each reads Fuzz/<name>/.
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-jose", ["VersolaJOSE"]),
+        ("fuzz-http-server", ["VersolaHTTP"]),
+        ("fuzz-provider-responses", ["Versola"]),
+        ("fuzz-headers-redirect", ["Versola"]),
+        ("fuzz-session-record", ["Versola", "VersolaCrypto"]),
+        ("fuzz-id-token", ["Versola", "VersolaJOSE", "VersolaCrypto"]),
     ]
-    products += [
-        .executable(name: "fuzz-jose", targets: ["fuzz-jose"]),
-        .executable(name: "fuzz-http-server", targets: ["fuzz-http-server"]),
-    ]
+    for fuzzTarget in fuzzTargets {
+        targets.append(
+            .executableTarget(
+                name: fuzzTarget.name, dependencies: fuzzTarget.dependencies, path: "Fuzz/\(fuzzTarget.name)",
+                exclude: ["corpus", "seeds"], swiftSettings: strict))
+        products.append(.executable(name: fuzzTarget.name, targets: [fuzzTarget.name]))
+    }
 }
 
 let package = Package(
