@@ -34,3 +34,9 @@ bash scripts/conformance.sh --skip-build
 
 echo "== interop: the versola binary against glewlwyd and versola-test-idp"
 bash scripts/interop.sh
+
+echo "== thread sanitizer: every test again under TSan"
+bash scripts/tsan.sh
+
+echo "== fuzz: replay every committed corpus, then fuzz each target briefly"
+bash scripts/fuzz-replay.sh "${VERSOLA_FUZZ_SECONDS:-10}"

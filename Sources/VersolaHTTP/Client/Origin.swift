@@ -15,7 +15,8 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
     public let port: Int?
 
     /// Creates an origin from its parts, normalising them as described on the type.
-    /// Returns nil when the scheme or host is empty or the port is out of range.
+    /// Returns nil when the scheme or host is empty, the host holds a URL delimiter, or the
+    /// port is out of range.
     public init?(scheme: String, host: String, port: Int? = nil) {
         let scheme = scheme.lowercased()
         var host = host.lowercased()
@@ -23,6 +24,9 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
             host = String(host.dropFirst().dropLast())
         }
         guard !scheme.isEmpty, !host.isEmpty else { return nil }
+        // A host is a name or an address: characters that delimit URL parts (a percent-decoded
+        // `%2F`, say) would make an origin whose text does not parse back.
+        guard !host.contains(where: { "/?#@ \\%".contains($0) }) else { return nil }
         if let port, !(0...65_535).contains(port) { return nil }
         self.scheme = scheme
         self.host = host
