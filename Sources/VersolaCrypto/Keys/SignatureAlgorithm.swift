@@ -33,6 +33,23 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The key-context pool's name for verifying with this algorithm (a literal: no string is
+    /// built per signature).
+    var verifyPurpose: String {
+        switch self {
+        case .rs256: "verify-RS256"
+        case .rs384: "verify-RS384"
+        case .rs512: "verify-RS512"
+        case .ps256: "verify-PS256"
+        case .ps384: "verify-PS384"
+        case .ps512: "verify-PS512"
+        case .es256: "verify-ES256"
+        case .es384: "verify-ES384"
+        case .es512: "verify-ES512"
+        case .edDSA: "verify-EdDSA"
+        }
+    }
+
     var isPSS: Bool {
         self == .ps256 || self == .ps384 || self == .ps512
     }

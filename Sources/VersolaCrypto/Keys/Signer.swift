@@ -96,7 +96,7 @@ func prehashedVerify(key: EVPKey, signature: [UInt8], digest: [UInt8], algorithm
         }
         return true
     }
-    let verified = try? key.withContext(purpose: "verify-" + algorithm.rawValue, prepare: prepare) {
+    let verified = try? key.withContext(purpose: algorithm.verifyPurpose, prepare: prepare) {
         context throws(CryptoError) -> (Bool, Bool) in
         let status = EVP_PKEY_verify(context, signature, signature.count, digest, digest.count)
         if status != 1 { ERR_clear_error() }
