@@ -107,7 +107,7 @@ private actor SessionLikeOwner {
     @Test func anotherProcessCannotTakeTheLockDuringTheBody() async throws {
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
-        let lockFile = directory.file("versola/work/lock")
+        let lockFile = directory.file("versola/team/lock")
         let inside = try await store.withExclusiveAccess { () throws(VersolaError) -> Int32? in
             await Self.tryFlock(lockFile)
         }
@@ -118,9 +118,9 @@ private actor SessionLikeOwner {
     // T2 across processes: while another process holds the flock, the body waits for it.
     @Test func theBodyWaitsForAnotherProcess() async throws {
         let directory = try TemporaryDirectory()
-        let lockFile = directory.file("versola/work/lock")
+        let lockFile = directory.file("versola/team/lock")
         let marker = directory.file("child-finished")
-        try FileManager.default.createDirectory(atPath: directory.file("versola/work"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.file("versola/team"), withIntermediateDirectories: true)
 
         // The child takes the lock, says so, waits for a line, writes the marker, releases.
         let child = Process()
@@ -136,7 +136,7 @@ private actor SessionLikeOwner {
 
         let (events, continuation) = AsyncStream.makeStream(of: String.self)
         let store = try FileSessionStore(
-            profile: "work", directory: directory.url, keySource: FixedKeySource(key: StorageSamples.key),
+            profile: "team", directory: directory.url, keySource: FixedKeySource(key: StorageSamples.key),
             onLockContention: { continuation.yield("waiting") })
         let waiter = Task {
             try await store.withExclusiveAccess { () throws(VersolaError) -> Bool in

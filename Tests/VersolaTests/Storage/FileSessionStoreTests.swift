@@ -15,7 +15,7 @@ import VersolaCrypto
         #expect(try await store.load() == StorageSamples.full)
         try await store.save(StorageSamples.minimal)
         #expect(try await store.load() == StorageSamples.minimal)
-        #expect(store.recordFile.path == directory.path + "/versola/work/session")
+        #expect(store.recordFile.path == directory.path + "/versola/team/session")
     }
 
     // P5: the file holds ciphertext, not the secrets.
@@ -39,19 +39,19 @@ import VersolaCrypto
         try await store.save(StorageSamples.full)
         try await store.withExclusiveAccess { () throws(VersolaError) in }
         #expect(permissions(directory.file("versola")) == 0o700)
-        #expect(permissions(directory.file("versola/work")) == 0o700)
-        #expect(permissions(directory.file("versola/work/session")) == 0o600)
-        #expect(permissions(directory.file("versola/work/lock")) == 0o600)
+        #expect(permissions(directory.file("versola/team")) == 0o700)
+        #expect(permissions(directory.file("versola/team/session")) == 0o600)
+        #expect(permissions(directory.file("versola/team/lock")) == 0o600)
     }
 
     @Test func existingLooseDirectoriesAreTightened() async throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.file("versola/work"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.file("versola/team"), withIntermediateDirectories: true)
         chmod(directory.file("versola"), 0o755)
-        chmod(directory.file("versola/work"), 0o777)
+        chmod(directory.file("versola/team"), 0o777)
         try await StorageSamples.store(directory).save(StorageSamples.minimal)
         #expect(permissions(directory.file("versola")) == 0o700)
-        #expect(permissions(directory.file("versola/work")) == 0o700)
+        #expect(permissions(directory.file("versola/team")) == 0o700)
     }
 
     // L3: files left with loose modes (by hand, by an old version) come back to 0600.
@@ -60,12 +60,12 @@ import VersolaCrypto
         let store = try StorageSamples.store(directory)
         try await store.save(StorageSamples.minimal)
         try await store.withExclusiveAccess { () throws(VersolaError) in }
-        chmod(directory.file("versola/work/session"), 0o644)
-        chmod(directory.file("versola/work/lock"), 0o666)
+        chmod(directory.file("versola/team/session"), 0o644)
+        chmod(directory.file("versola/team/lock"), 0o666)
         try await store.save(StorageSamples.full)
         try await store.withExclusiveAccess { () throws(VersolaError) in }
-        #expect(permissions(directory.file("versola/work/session")) == 0o600)
-        #expect(permissions(directory.file("versola/work/lock")) == 0o600)
+        #expect(permissions(directory.file("versola/team/session")) == 0o600)
+        #expect(permissions(directory.file("versola/team/lock")) == 0o600)
     }
 
     // P5: a crash before the rename leaves a stray temp file; the old record still loads.
@@ -73,7 +73,7 @@ import VersolaCrypto
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
         try await store.save(StorageSamples.full)
-        let stray = directory.file("versola/work/session.tmp-deadbeef0000")
+        let stray = directory.file("versola/team/session.tmp-deadbeef0000")
         try Data("half a record".utf8).write(to: URL(fileURLWithPath: stray))
         #expect(try await store.load() == StorageSamples.full)
         try await store.save(StorageSamples.minimal)
@@ -87,7 +87,7 @@ import VersolaCrypto
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
         for _ in 0..<3 { try await store.save(StorageSamples.full) }
-        #expect(PrivateFiles.names(in: directory.file("versola/work")).sorted() == ["session"])
+        #expect(PrivateFiles.names(in: directory.file("versola/team")).sorted() == ["session"])
     }
 
     // E9: tampering is credentialsInvalidated; the file is kept, then set aside on save.
@@ -104,9 +104,9 @@ import VersolaCrypto
 
         try await store.save(StorageSamples.minimal)
         #expect(try await store.load() == StorageSamples.minimal)
-        let names = PrivateFiles.names(in: directory.file("versola/work"))
+        let names = PrivateFiles.names(in: directory.file("versola/team"))
         let setAside = try #require(names.first { $0.hasPrefix("session.invalid-") })
-        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("versola/work/\(setAside)"))) == bytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("versola/team/\(setAside)"))) == bytes)
     }
 
     // E9: a lost key (a new key file) reads as credentialsInvalidated; wipe keeps the old file aside.
@@ -119,7 +119,7 @@ import VersolaCrypto
         }
         try await rekeyed.wipe()
         #expect(try await rekeyed.load() == nil)
-        #expect(PrivateFiles.names(in: directory.file("versola/work")).contains { $0.hasPrefix("session.invalid-") })
+        #expect(PrivateFiles.names(in: directory.file("versola/team")).contains { $0.hasPrefix("session.invalid-") })
     }
 
     @Test func damagedFilesAreErrorsNotCrashes() async throws {
@@ -151,7 +151,7 @@ import VersolaCrypto
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
         try await store.save(StorageSamples.minimal)
-        let aad = Array("versola session record v1 profile work".utf8)
+        let aad = Array("versola session record v1 profile team".utf8)
         let sealed = try AESGCM.seal(Array("{\"version\":9}".utf8), key: StorageSamples.key, authenticating: aad)
         try Data(FileSessionStore.magic + sealed).write(to: store.recordFile)
         await expectError(.reauthenticate(.credentialsInvalidated)) { () throws(VersolaError) in try await store.load() }
@@ -160,7 +160,7 @@ import VersolaCrypto
     // P8: another profile reads an empty store, and a record copied there does not open.
     @Test func profilesAreIsolated() async throws {
         let directory = try TemporaryDirectory()
-        let work = try StorageSamples.store(directory, profile: "work")
+        let work = try StorageSamples.store(directory, profile: "team")
         let home = try StorageSamples.store(directory, profile: "home")
         try await work.save(StorageSamples.full)
         #expect(try await home.load() == nil)
@@ -181,7 +181,7 @@ import VersolaCrypto
         }
     }
 
-    @Test(arguments: ["work", "a", "A.b_c-9", String(repeating: "z", count: 64)])
+    @Test(arguments: ["team", "a", "A.b_c-9", String(repeating: "z", count: 64)])
     func validProfileNamesAreAccepted(name: String) async throws {
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory, profile: name)
@@ -193,7 +193,7 @@ import VersolaCrypto
     @Test func lockedKeySource() async throws {
         let directory = try TemporaryDirectory()
         let source = SwitchableKeySource(locked: false)
-        let store = try FileSessionStore(profile: "work", directory: directory.url, keySource: source)
+        let store = try FileSessionStore(profile: "team", directory: directory.url, keySource: source)
         try await store.save(StorageSamples.full)
         source.setLocked(true)
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await store.load() }
@@ -213,7 +213,7 @@ import VersolaCrypto
         let blocker = directory.file("state")
         try Data().write(to: URL(fileURLWithPath: blocker))
         let store = try FileSessionStore(
-            profile: "work", directory: URL(fileURLWithPath: blocker), keySource: FixedKeySource(key: .generate()))
+            profile: "team", directory: URL(fileURLWithPath: blocker), keySource: FixedKeySource(key: .generate()))
         await expectInvalidConfiguration(containing: blocker) { () throws(VersolaError) in
             try await store.save(StorageSamples.minimal)
         }

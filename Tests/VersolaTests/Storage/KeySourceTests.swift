@@ -52,7 +52,7 @@ import VersolaCrypto
     @Test func sealsAFileStore() async throws {
         let directory = try TemporaryDirectory()
         let store = try FileSessionStore(
-            profile: "work", directory: directory.url, keySource: KeyFileKeySource(configHome: directory.url))
+            profile: "team", directory: directory.url, keySource: KeyFileKeySource(configHome: directory.url))
         try await store.save(StorageSamples.full)
         #expect(try await store.load() == StorageSamples.full)
     }
@@ -65,10 +65,10 @@ import VersolaCrypto
     // S10: locked until unlocked; the store reports unlockRequired and keeps the record.
     @Test func lockedUntilUnlocked() async throws {
         let directory = try TemporaryDirectory()
-        let source = try PassphraseKeySource(profile: "work", directory: directory.url, parameters: Self.cheap)
+        let source = try PassphraseKeySource(profile: "team", directory: directory.url, parameters: Self.cheap)
         #expect(await source.isLocked)
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await source.dataKey() }
-        let store = try FileSessionStore(profile: "work", directory: directory.url, keySource: source)
+        let store = try FileSessionStore(profile: "team", directory: directory.url, keySource: source)
         #expect(try await store.load() == nil)  // nothing stored: no key needed
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in
             try await store.save(StorageSamples.full)
@@ -84,13 +84,13 @@ import VersolaCrypto
     // S10 / E9: a wrong passphrase is unlockRequired, never credentialsInvalidated, and wipes nothing.
     @Test func wrongPassphraseStaysLockedRightOneOpens() async throws {
         let directory = try TemporaryDirectory()
-        let first = try PassphraseKeySource(profile: "work", directory: directory.url, parameters: Self.cheap)
+        let first = try PassphraseKeySource(profile: "team", directory: directory.url, parameters: Self.cheap)
         try await first.unlock(passphrase: "correct horse")
-        try await FileSessionStore(profile: "work", directory: directory.url, keySource: first).save(StorageSamples.full)
+        try await FileSessionStore(profile: "team", directory: directory.url, keySource: first).save(StorageSamples.full)
 
         // A later run: a new source reads the stored salt and check value.
-        let later = try PassphraseKeySource(profile: "work", directory: directory.url)
-        let store = try FileSessionStore(profile: "work", directory: directory.url, keySource: later)
+        let later = try PassphraseKeySource(profile: "team", directory: directory.url)
+        let store = try FileSessionStore(profile: "team", directory: directory.url, keySource: later)
         let sealed = try Data(contentsOf: store.recordFile)
         for wrong in ["Correct horse", "correct horse ", "", "battery staple"] {
             await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in
@@ -106,7 +106,7 @@ import VersolaCrypto
 
     @Test func defaultCostUnlocks() async throws {
         let directory = try TemporaryDirectory()
-        let source = try PassphraseKeySource(profile: "work", directory: directory.url)
+        let source = try PassphraseKeySource(profile: "team", directory: directory.url)
         try await source.unlock(passphrase: "correct horse")
         let text = try String(contentsOf: source.passphraseFile, encoding: .utf8)
         #expect(text.contains("\"N\":32768") && text.contains("\"r\":8") && text.contains("\"p\":1"))
@@ -114,7 +114,7 @@ import VersolaCrypto
 
     @Test func eachProfileHasItsOwnSalt() async throws {
         let directory = try TemporaryDirectory()
-        let work = try PassphraseKeySource(profile: "work", directory: directory.url, parameters: Self.cheap)
+        let work = try PassphraseKeySource(profile: "team", directory: directory.url, parameters: Self.cheap)
         let home = try PassphraseKeySource(profile: "home", directory: directory.url, parameters: Self.cheap)
         try await work.unlock(passphrase: "same")
         try await home.unlock(passphrase: "same")
@@ -123,11 +123,11 @@ import VersolaCrypto
 
     @Test func aDamagedPassphraseFileIsAConfigurationError() async throws {
         let directory = try TemporaryDirectory()
-        let source = try PassphraseKeySource(profile: "work", directory: directory.url, parameters: Self.cheap)
+        let source = try PassphraseKeySource(profile: "team", directory: directory.url, parameters: Self.cheap)
         try await source.unlock(passphrase: "correct horse")
         for damage in ["", "{}", "not json", #"{"version":1,"kdf":"scrypt","N":1000,"r":8,"p":1,"salt":"AAAAAAAAAAAAAAAAAAAAAA","check":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}"#] {
             try Data(damage.utf8).write(to: source.passphraseFile)
-            let again = try PassphraseKeySource(profile: "work", directory: directory.url, parameters: Self.cheap)
+            let again = try PassphraseKeySource(profile: "team", directory: directory.url, parameters: Self.cheap)
             await expectInvalidConfiguration(containing: source.passphraseFile.path) { () throws(VersolaError) in
                 try await again.unlock(passphrase: "correct horse")
             }
@@ -138,10 +138,10 @@ import VersolaCrypto
 @Suite struct SecretServiceKeySourceTests {
     // S10: without the tool (or without a session bus) the source is locked, not broken.
     @Test func missingToolIsUnlockRequired() async throws {
-        let source = try SecretServiceKeySource(profile: "work", environment: ["PATH": "/nonexistent"])
+        let source = try SecretServiceKeySource(profile: "team", environment: ["PATH": "/nonexistent"])
         #expect(source.tool == nil)
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await source.dataKey() }
-        let named = try SecretServiceKeySource(profile: "work", tool: URL(fileURLWithPath: "/nonexistent/secret-tool"))
+        let named = try SecretServiceKeySource(profile: "team", tool: URL(fileURLWithPath: "/nonexistent/secret-tool"))
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await named.dataKey() }
     }
 
@@ -167,24 +167,24 @@ import VersolaCrypto
 
     @Test func storesAKeyOnFirstUseAndReadsItBack() async throws {
         let directory = try TemporaryDirectory()
-        let source = try SecretServiceKeySource(profile: "work", tool: try fakeTool(in: directory))
+        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory))
         let first = try await source.dataKey()
         let second = try await source.dataKey()
         #expect(first == second)
         let arguments = try String(contentsOfFile: directory.file("secret.args"), encoding: .utf8)
-        #expect(arguments == "store --label=Versola session key (work) application versola profile work\n")
+        #expect(arguments == "store --label=Versola session key (team) application versola profile team\n")
     }
 
     @Test func toolComplaintsAreUnlockRequired() async throws {
         let directory = try TemporaryDirectory()
-        let source = try SecretServiceKeySource(profile: "work", tool: try fakeTool(in: directory, failing: true))
+        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory, failing: true))
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await source.dataKey() }
     }
 
     @Test func aForeignItemIsAConfigurationError() async throws {
         let directory = try TemporaryDirectory()
         try Data("hunter2".utf8).write(to: URL(fileURLWithPath: directory.file("secret")))
-        let source = try SecretServiceKeySource(profile: "work", tool: try fakeTool(in: directory))
+        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory))
         await expectInvalidConfiguration(containing: "not a Versola key") { () throws(VersolaError) in
             try await source.dataKey()
         }
@@ -195,16 +195,16 @@ import VersolaCrypto
     @Test func opensTheXDGLocations() async throws {
         let directory = try TemporaryDirectory()
         let environment = ["XDG_STATE_HOME": directory.file("state"), "XDG_CONFIG_HOME": directory.file("config")]
-        let storage = try SessionStorage.standard(profile: "work", environment: environment)
-        #expect(storage.store.recordFile.path == directory.file("state/versola/work/session"))
+        let storage = try SessionStorage.standard(profile: "team", environment: environment)
+        #expect(storage.store.recordFile.path == directory.file("state/versola/team/session"))
         #expect((storage.keySource as? KeyFileKeySource)?.keyFile.path == directory.file("config/versola/key"))
         try await storage.store.save(StorageSamples.minimal)
         #expect(try await storage.store.load() == StorageSamples.minimal)
 
-        let passphrase = try SessionStorage.standard(profile: "work", keySource: .passphrase, environment: environment)
+        let passphrase = try SessionStorage.standard(profile: "team", keySource: .passphrase, environment: environment)
         #expect(passphrase.passphraseKeySource != nil)
         let secretService = try SessionStorage.standard(
-            profile: "work", keySource: .secretService, environment: environment.merging(["PATH": "/nonexistent"]) { $1 })
+            profile: "team", keySource: .secretService, environment: environment.merging(["PATH": "/nonexistent"]) { $1 })
         await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in
             try await secretService.keySource.dataKey()
         }

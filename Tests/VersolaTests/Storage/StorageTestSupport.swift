@@ -45,7 +45,7 @@ enum StorageSamples {
 
     static let key = SymmetricKey.generate()
 
-    static func store(_ directory: TemporaryDirectory, profile: String = "work", key: SymmetricKey = key) throws
+    static func store(_ directory: TemporaryDirectory, profile: String = "team", key: SymmetricKey = key) throws
         -> FileSessionStore
     {
         try FileSessionStore(profile: profile, directory: directory.url, keySource: FixedKeySource(key: key))
