@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${VERSOLA_BENCH_SECONDS:-3}
 
+swift build -c release --product versola-test-idp 2>&1 | tail -n 1
 swift build -c release --product versola-bench 2>&1 | tail -n 1
 bench="$(swift build -c release --show-bin-path)/versola-bench"
 

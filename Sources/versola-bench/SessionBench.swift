@@ -6,15 +6,16 @@ import VersolaTestIdP
 /// `refresh_single_flight_1000_callers_ms` (1000 concurrent callers, one refresh) beside
 /// `refresh_one_caller_ms` (the same refresh with a single caller), against the local provider.
 func sessionBenchmarks(_ report: BenchReport) async throws {
-    var configuration = TestProviderConfiguration()
-    configuration.autoLogin = true
-    let idp = try await TestIdentityServer.start(configuration: configuration)
+    // The provider runs in its own process when its binary sits next to this one, so its
+    // work does not queue behind the thousand callers on this process's thread pool, as a
+    // real provider's would not.
+    let provider = try await BenchProvider.start()
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("versola-bench-\(UUID().uuidString)")
     defer {
         try? FileManager.default.removeItem(at: root)
-        Task { await idp.stop() }
+        provider.stop()
     }
-    var client = ClientConfiguration(issuer: idp.issuer, clientID: "versola-test")
+    var client = ClientConfiguration(issuer: provider.issuer, clientID: "versola-test")
     client.usesDPoP = false
     let storage = try SessionStorage(
         profile: "bench", keySource: .keyFile,
@@ -43,14 +44,14 @@ func sessionBenchmarks(_ report: BenchReport) async throws {
         _ = try await session.accessToken(forceRefresh: true)
         single.append(Double(DispatchTime.now().uptimeNanoseconds - oneStart) / 1e6)
 
-        let before = await idp.provider.requests(to: .token).count
+        let before = await provider.tokenRequests()
         let crowdStart = DispatchTime.now().uptimeNanoseconds
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<1000 { group.addTask { try await session.accessToken(forceRefresh: true).utf8.count } }
             for try await count in group { sink &+= count }
         }
         crowd.append(Double(DispatchTime.now().uptimeNanoseconds - crowdStart) / 1e6)
-        refreshesPerCrowd.append(await idp.provider.requests(to: .token).count - before)
+        refreshesPerCrowd.append(await provider.tokenRequests() - before)
     }
     var floor: [Double] = []
     for _ in 0..<5 {
@@ -74,5 +75,54 @@ private struct BenchBrowser: BrowserLauncher {
     func open(_ url: String) async -> Bool {
         Task { _ = try? await HeadlessUserAgent().complete(authorizationURL: url) }
         return true
+    }
+}
+
+/// The local provider for the session figures: `versola-test-idp` as a child process when
+/// it is built beside this executable, else in this process.
+private final class BenchProvider: Sendable {
+    let issuer: String
+    private let child: Process?
+    private let inProcess: TestIdentityServer?
+
+    private init(issuer: String, child: Process?, inProcess: TestIdentityServer?) {
+        self.issuer = issuer
+        self.child = child
+        self.inProcess = inProcess
+    }
+
+    static func start() async throws -> BenchProvider {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("versola-test-idp")
+        if FileManager.default.isExecutableFile(atPath: binary.path) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--port", "0", "--auto-login"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var line = [UInt8]()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
+            return BenchProvider(issuer: String(decoding: line, as: UTF8.self), child: process, inProcess: nil)
+        }
+        var configuration = TestProviderConfiguration()
+        configuration.autoLogin = true
+        let server = try await TestIdentityServer.start(configuration: configuration)
+        return BenchProvider(issuer: server.issuer, child: nil, inProcess: server)
+    }
+
+    /// How many token requests the provider has seen (through its request log).
+    func tokenRequests() async -> Int {
+        if let inProcess { return await inProcess.provider.requests(to: .token).count }
+        guard let url = URL(string: issuer + "/_admin/requests"),
+            let response = try? await CurlTransport(idleHandles: 0).send(HTTPRequest(url: url), options: TransportOptions())
+        else { return 0 }
+        return String(decoding: response.body, as: UTF8.self).components(separatedBy: #""endpoint":"token""#).count - 1
+    }
+
+    func stop() {
+        child?.terminate()
+        child?.waitUntilExit()
+        if let inProcess { Task { await inProcess.stop() } }
     }
 }
