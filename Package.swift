@@ -68,7 +68,7 @@ var targets: [Target] = [
     ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
-    .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP"], swiftSettings: strict),
+    .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP", "VersolaTestIdP"], swiftSettings: strict),
     .testTarget(
         name: "VersolaTests", dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
         swiftSettings: strict),

@@ -137,10 +137,10 @@ import VersolaTestIdP
     @Test("R6 E8: a refresh to a port where nothing listens is repeated and ends as network")
     func refreshConnectFailure() async throws {
         let rig = try await Rig()
-        let closedPort = rig.idp.port
         await rig.idp.stop()
+        let refusing = try #require(RefusingPort())
         var request = rig.tokenRequest(grant: "refresh_token")
-        request.url = URL(string: "http://127.0.0.1:\(closedPort)/token")!
+        request.url = URL(string: "http://127.0.0.1:\(refusing.port)/token")!
         let budget = try rig.budget()
         do {
             _ = try await rig.client.send(request, kind: .refresh, budget: budget)
@@ -151,6 +151,7 @@ import VersolaTestIdP
         }
         // Nothing was written, so every attempt of the policy was made (R6).
         #expect(budget.failedRequests == RetryPolicy().maxAttempts)
+        withExtendedLifetime(refusing) {}
     }
 
     @Test("R7: an application request is not repeated on a status; every status comes back")

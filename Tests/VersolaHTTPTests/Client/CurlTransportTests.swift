@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTestIdP
 
 /// The real transport against the scripted server: every failure class it can tell apart.
 @Suite struct CurlTransportTests {
@@ -51,10 +52,12 @@ import Testing
     }
 
     @Test func refusedConnectionWritesNothing() async throws {  // R6: connect failure, nothing written
-        let url = try #require(URL(string: "http://127.0.0.1:\(ScriptedServer.unusedPort())/"))
+        let refusing = try #require(RefusingPort())
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/"))
         let error = await #expect(throws: TransportError.self) {
             try await transport.send(HTTPRequest(url: url), options: quick)
         }
+        withExtendedLifetime(refusing) {}
         guard case .couldNotConnect = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(error?.requestBytesWritten == false)
         #expect(error?.networkFailure?.kind == .couldNotConnect)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTestIdP
 
 /// The retry engine over the real libcurl transport and the scripted server: for each cell of
 /// the repeat table that a transport can produce, how many requests the server actually saw
@@ -77,7 +78,8 @@ import Testing
     // never for the code exchange (R4). The server cannot count these, so the transport is counted.
     @Test(arguments: OperationKind.allCases)
     func refusedConnectionRepeats(kind: OperationKind) async throws {
-        let url = try #require(URL(string: "http://127.0.0.1:\(ScriptedServer.unusedPort())/token"))
+        let refusing = try #require(RefusingPort())
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/token"))
         let clock = ManualClock()
         let transport = CountingTransport(CurlTransport())
         let budget = try OperationBudget(policy: RetryPolicy(maxAttempts: Self.attempts), clock: clock)
@@ -88,6 +90,7 @@ import Testing
         #expect(failure.kind == .couldNotConnect)
         #expect(!failure.requestBytesWritten)
         #expect(transport.callCount == (kind == .codeExchange ? 1 : Self.attempts))
+        withExtendedLifetime(refusing) {}
     }
 
     // R8: a Retry-After longer than the remaining budget stops at once; the origin is closed

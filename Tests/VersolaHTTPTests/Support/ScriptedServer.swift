@@ -111,14 +111,6 @@ final class ScriptedServer: Sendable {
         close(listener)
     }
 
-    /// A port on 127.0.0.1 with nothing listening: bound once, then closed.
-    static func unusedPort() -> UInt16 {
-        guard let server = try? ScriptedServer([.closeBeforeReading]) else { return 9 }
-        let port = server.port
-        server.stop()
-        return port
-    }
-
     private var stopped: Bool { state.withLock { $0.stopped } }
 
     private func acceptLoop() {
