@@ -51,3 +51,6 @@ versus() {
 }
 versus dpop_proof_per_s pyjwt_dpop_proof_per_s || true
 versus id_token_validate_rs256_per_s pyjwt_id_token_validate_rs256_per_s || true
+
+echo "== the versola command (scripts/cli-bench.sh)"
+bash scripts/cli-bench.sh

@@ -40,9 +40,11 @@ peak_kib() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
 /usr/bin/time -v -o "$work/login.time" "$bin/versola" login --issuer "$issuer" --client-id versola-test \
   --browser-command 'curl -sL -o /dev/null %s' >/dev/null 2>"$work/login.err"
 
-# Median wall time in milliseconds of `versola token` with the given extra arguments.
+# Median wall time in milliseconds of the command (the versola binary unless told otherwise).
 median_ms() {
-  python3 - "$runs" "$bin/versola" "$@" <<'PY'
+  local program="$bin/versola"
+  if [ "${1:-}" = "--program" ]; then program=$2; shift 2; fi
+  python3 - "$runs" "$program" "$@" <<'PY'
 import subprocess, sys, time
 runs, cmd = int(sys.argv[1]), sys.argv[2:]
 samples = []
@@ -64,7 +66,11 @@ agent_pid=$(pgrep -n -f "$bin/versola agent" || true)
 agent_kib=""
 if [ -n "$agent_pid" ]; then agent_kib=$(awk '/VmHWM/ {print $2}' "/proc/$agent_pid/status"); fi
 
+baseline=$(median_ms --program /bin/true)
+
 echo "cli_token_warm_agent_median_ms: $warm (target < 10)"
+echo "process_true_median_ms: $baseline (a process that only starts and exits)"
+awk -v a="$warm" -v b="$baseline" 'BEGIN { printf "cli_token_warm_agent_over_true: %.1fx\n", a / b }'
 echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh)"
 echo "cli_login_peak_rss_mib: $(awk -v k="$(peak_kib "$work/login.time")" 'BEGIN {printf "%.1f", k/1024}') (target < 40)"
 echo "cli_agent_peak_rss_mib: $(awk -v k="$agent_kib" 'BEGIN {printf "%.1f", k/1024}') (target < 40, after $((runs + 1)) token requests)"
