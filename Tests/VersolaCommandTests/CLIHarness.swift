@@ -137,10 +137,12 @@ final class CLIHarness: Sendable {
         }
     }
 
-    /// The contents of `path` once it contains `marker`, or nil after 10 s. Waits for another
+    /// The contents of `path` once it contains `marker`, or nil after 60 s. Waits for another
     /// process's output, not for time.
     func contents(of path: String, containing marker: String) async -> String? {
-        let deadline = ContinuousClock.now + .seconds(10)
+        // A bound, not a wait: the line normally appears within milliseconds, but a loaded machine
+        // has taken over ten seconds to start a login and print it.
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if let data = FileManager.default.contents(atPath: path) {
                 let text = String(decoding: data, as: UTF8.self)
