@@ -23,6 +23,8 @@ cat >"$work/suppressions" <<'SUPPRESSIONS'
 # CurlTransport's transfer context is written only inside curl_easy_perform on the perform
 # queue, which then resumes the continuation, and is read only after the await.
 race:CurlTransferContext
+# The same edge, where CurlTransport.send itself reads the context after the await.
+race:13CurlTransportC4send
 SUPPRESSIONS
 
 # Synchronization.Mutex on Linux takes and releases a contended lock in uninstrumented code

@@ -40,6 +40,11 @@ final class CLIHarness: Sendable {
             "TMPDIR": home.path + "/tmp", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "VERSOLA_AGENT_IDLE_TIMEOUT": "30",
         ]
+        // Under scripts/tsan.sh the children are sanitized too: they need its options
+        // (suppressions) and its preloaded lock shim, like the test process.
+        for name in ["TSAN_OPTIONS", "LD_PRELOAD"] {
+            if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
+        }
         try FileManager.default.createDirectory(atPath: home.path + "/tmp", withIntermediateDirectories: true)
         if runtime {
             try FileManager.default.createDirectory(atPath: home.path + "/run", withIntermediateDirectories: true)
