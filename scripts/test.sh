@@ -13,17 +13,19 @@ swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+run_suite() {
+  swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
+  status=${PIPESTATUS[0]}
+}
 set +e
-swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
-status=${PIPESTATUS[0]}
+run_suite
 if [ "$status" -ne 0 ]; then
   # A few socket and process tests can lose a race on a heavily loaded machine. The whole
   # suite runs once more; a test that fails again fails the build, and the first run's
   # failures are printed either way so a flaky test is seen, not hidden.
   echo "== FIRST RUN FAILED; these tests failed, the suite runs once more:" >&2
   grep -E '^✘ Test .*(failed after|recorded an issue)' "$log" | sort -u | head -n 20 >&2
-  swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
-  status=${PIPESTATUS[0]}
+  run_suite
 fi
 set -e
 if [ "$status" -ne 0 ]; then

@@ -115,24 +115,8 @@ tail -n 1 "$work/build.log"
 echo "== tests (thread sanitizer)"
 filter=()
 [ -n "${1:-}" ] && filter=(--filter "$1")
-set +e
-LD_PRELOAD="$preload${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" \
-  swift test --skip-build --build-path "$build_path" --sanitize thread "${filter[@]}" >"$log" 2>&1
-status=$?
-set -e
-grep -E '(✘|error:|Test run with|Executed [0-9]+ test)' "$log" || true
-
-reports=$(grep -c 'WARNING: ThreadSanitizer' "$log" || true)
-if [ "$reports" -gt 0 ]; then
-  echo "ThreadSanitizer reported $reports problem(s):" >&2
-  grep -A 40 "WARNING: ThreadSanitizer" "$log" | head -n 400 >&2 || true  # head may close the pipe early
-  exit 1
-fi
-if [ "$status" -ne 0 ]; then
-  # As in scripts/test.sh: a test (not a race report, which failed above) that lost a timing
-  # race on a loaded machine gets the suite run once more; failing again fails the build.
-  echo "== FIRST RUN FAILED under the sanitizer; these tests failed, the suite runs once more:" >&2
-  grep -E '^✘ Test .*(failed after|recorded an issue)' "$log" | sort -u | head -n 20 >&2
+# Runs the suite once; a race report fails at once, a failed test is left in $status.
+run_suite() {
   set +e
   LD_PRELOAD="$preload${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" \
     swift test --skip-build --build-path "$build_path" --sanitize thread "${filter[@]}" >"$log" 2>&1
@@ -142,9 +126,18 @@ if [ "$status" -ne 0 ]; then
   reports=$(grep -c 'WARNING: ThreadSanitizer' "$log" || true)
   if [ "$reports" -gt 0 ]; then
     echo "ThreadSanitizer reported $reports problem(s):" >&2
-    grep -A 40 "WARNING: ThreadSanitizer" "$log" | head -n 400 >&2 || true
+    grep -A 40 "WARNING: ThreadSanitizer" "$log" | head -n 400 >&2 || true  # head may close the pipe early
     exit 1
   fi
+}
+
+run_suite
+if [ "$status" -ne 0 ]; then
+  # As in scripts/test.sh: a test (not a race report, which failed above) that lost a timing
+  # race on a loaded machine gets the suite run once more; failing again fails the build.
+  echo "== FIRST RUN FAILED under the sanitizer; these tests failed, the suite runs once more:" >&2
+  grep -E '^✘ Test .*(failed after|recorded an issue)' "$log" | sort -u | head -n 20 >&2
+  run_suite
 fi
 if [ "$status" -ne 0 ]; then
   echo "tests failed under the thread sanitizer (exit $status); the log's end follows" >&2
