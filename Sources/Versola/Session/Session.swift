@@ -415,29 +415,18 @@ public actor Session {
         guard let current = grant else { throw .reauthenticate(.sessionExpired) }
         let first = try await client.send(request, grant: current)
         guard first.status == 401 else { return first }
-        if let challenge = Self.stepUpChallenge(in: first) {
+        if let challenge = WWWAuthenticate(headers: first.headers).stepUpChallenge {
             await perform(apply(.stepUpDemanded(challenge)))
             throw .stepUp(challenge)
         }
         let renewed = try await refresh(from: current)
         let second = try await client.send(request, grant: renewed)
         guard second.status == 401 else { return second }
-        if let challenge = Self.stepUpChallenge(in: second) {
+        if let challenge = WWWAuthenticate(headers: second.headers).stepUpChallenge {
             await perform(apply(.stepUpDemanded(challenge)))
             throw .stepUp(challenge)
         }
         throw .reauthenticate(.sessionRejected)
-    }
-
-    /// RFC 9470 step-up challenge in a 401's `WWW-Authenticate`, if that is what it is (A10).
-    static func stepUpChallenge(in response: HTTPResponse) -> StepUpChallenge? {
-        for challenge in WWWAuthenticate(headers: response.headers).challenges
-        where challenge.error == "insufficient_user_authentication" {
-            let acr = challenge["acr_values"].map { $0.split(separator: " ").map(String.init) } ?? []
-            let maxAge = challenge["max_age"].flatMap { Int($0) }
-            return StepUpChallenge(acrValues: acr, maxAge: maxAge)
-        }
-        return nil
     }
 
     // MARK: Logout
