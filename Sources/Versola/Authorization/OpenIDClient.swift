@@ -65,7 +65,7 @@ public actor OpenIDClient {
     ///   - dpopKey: the key to bind, when the caller made (and persisted) it itself so a
     ///     restarted process can finish the login (P1, P2); a fresh one is made when nil.
     ///   - onPending: called with the pending request before the browser opens (P1), so it
-    ///     can be persisted.
+    ///     can be persisted; when it throws, the login ends with that error and no browser opens.
     ///   - present: called once the browser was (or could not be) started; show the URL
     ///     when `browserOpened` is false (L1).
     /// - Returns: the grant.
@@ -75,7 +75,7 @@ public actor OpenIDClient {
         _ parameters: AuthorizationParameters = AuthorizationParameters(),
         timeout: Duration = .seconds(300),
         dpopKey: DPoPKey? = nil,
-        onPending: (@Sendable (PendingAuthorization) async -> Void)? = nil,
+        onPending: (@Sendable (PendingAuthorization) async throws(VersolaError) -> Void)? = nil,
         present: (@Sendable (AuthorizationPrompt) async -> Void)? = nil
     ) async throws(VersolaError) -> Grant {
         let before = try newBudget()
@@ -100,7 +100,7 @@ public actor OpenIDClient {
         } else {
             url = Self.appending(query, to: metadata.authorizationEndpoint)
         }
-        await onPending?(pending)
+        try await onPending?(pending)
         let opened = await browser.open(url)
         await present?(AuthorizationPrompt(url: url, browserOpened: opened, redirectURI: listener.redirectURI))
         let redirect = try await listener.waitForRedirect(timeout: timeout, clock: environment.clock)
@@ -173,23 +173,44 @@ public actor OpenIDClient {
     ///   endpoint's errors; `.configuration(.providerUnsupported)` for a Bearer answer to a
     ///   DPoP refresh without Bearer fallback (D5).
     public func refresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> Grant {
+        try await acceptRefresh(try await requestRefresh(grant, budget: budget))
+    }
+
+    /// The first half of ``refresh(_:budget:)``: spends the refresh token and returns the
+    /// token endpoint's answer, before anything about it is checked. A caller that stores
+    /// sessions saves ``RefreshAnswer/rotatedRefreshToken`` first (P7, P10): once the answer
+    /// has arrived the old token is spent, so the new one must survive any later failure.
+    /// - Throws: `.reauthenticate(.sessionExpired)` without a refresh token (S8); the token
+    ///   endpoint's errors.
+    public func requestRefresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError)
+        -> RefreshAnswer
+    {
         guard let refreshToken = grant.refreshToken else { throw .reauthenticate(.sessionExpired) }
         let budget = try operationBudget(budget)
         let metadata = try await discovery.metadata(budget: budget)
         let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
             .refresh(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
+        return RefreshAnswer(grant: grant, tokens: tokens, metadata: metadata, budget: budget)
+    }
+
+    /// The second half of ``refresh(_:budget:)``: checks the answer (token type against the
+    /// DPoP key, D5; the new ID token against the previous claims, A7) and builds the new grant.
+    /// - Throws: `.configuration(.providerUnsupported)` for a Bearer answer to a DPoP refresh
+    ///   without Bearer fallback; `.configuration(.idTokenRejected)` for a bad new ID token.
+    public func acceptRefresh(_ answer: RefreshAnswer) async throws(VersolaError) -> Grant {
+        let (grant, tokens) = (answer.grant, answer.tokens)
         try checkTokenType(tokens, boundTo: grant.dpopKey)
         var claims = grant.claims
         var idToken = grant.idToken
         if let fresh = tokens.idToken {
-            claims = try await validator(metadata).validate(
-                fresh, nonce: nil, accessToken: tokens.accessToken, previous: grant.claims, budget: budget)
+            claims = try await validator(answer.metadata).validate(
+                fresh, nonce: nil, accessToken: tokens.accessToken, previous: grant.claims, budget: answer.budget)
             idToken = fresh
         }
         return Grant(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { environment.clock.wallClockNow.addingTimeInterval(Self.seconds($0)) },
-            refreshToken: tokens.refreshToken ?? refreshToken, idToken: idToken, claims: claims,
+            refreshToken: tokens.refreshToken ?? grant.refreshToken, idToken: idToken, claims: claims,
             scope: tokens.scope ?? grant.scope, dpopKey: grant.dpopKey)
     }
 

@@ -4,7 +4,7 @@ import VersolaJOSE
 /// An access token held in memory (P4) with its two deadlines (T3): the local one, on the
 /// monotonic clock (minting time + `expires_in`, immune to the wall clock being changed),
 /// and the token's own `exp` when it is a JWT, read on the wall clock.
-struct HeldAccessToken: Sendable {
+struct HeldAccessToken: Sendable, Hashable {
     /// The token. Secret.
     var value: String
     /// Monotonic deadline from `expires_in`; nil when the provider gave no lifetime.

@@ -97,8 +97,9 @@ public final class FileSessionStore: SessionStore {
             try directory.ensure()
             try setAsideUnreadableRecord(key: key)
             try PrivateFiles.writeAtomically(sealed, to: directory.recordPath, in: directory.path)
+            try advanceGeneration()
         } catch {
-            throw error.versolaError
+            throw error.storageError
         }
     }
 
@@ -110,7 +111,7 @@ public final class FileSessionStore: SessionStore {
             do {
                 try setAsideUnreadableRecord(key: key)
             } catch {
-                throw error.versolaError
+                throw error.storageError
             }
         }
         do {
@@ -120,10 +121,36 @@ public final class FileSessionStore: SessionStore {
             try PrivateFiles.remove(directory.recordPath)
             if FileManager.default.fileExists(atPath: directory.path) {
                 try PrivateFiles.syncDirectory(directory.path)
+                try advanceGeneration()
             }
         } catch {
-            throw error.versolaError
+            throw error.storageError
         }
+    }
+
+    /// The profile's change counter (see ``SessionStore/generation()``): the number in
+    /// `<profile>/generation`, 0 when there is none.
+    public func generation() async -> UInt64 {
+        ProfileWatcher.readGeneration(directory.generationPath)
+    }
+
+    /// Yields each new generation written by any process (inotify on the profile directory,
+    /// and a re-read at most every second). Ends watching when the stream is dropped.
+    public func changes() -> AsyncStream<UInt64> {
+        try? directory.ensure()
+        let (stream, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        let watcher = ProfileWatcher(
+            directory: directory.path, generationPath: directory.generationPath,
+            initial: ProfileWatcher.readGeneration(directory.generationPath)
+        ) { generation in continuation.yield(generation) }
+        continuation.onTermination = { _ in watcher.stop() }
+        return stream
+    }
+
+    /// Writes the next generation, after the record it counts (callers hold the lock).
+    private func advanceGeneration() throws(FileSystemFailure) {
+        let next = ProfileWatcher.readGeneration(directory.generationPath) &+ 1
+        try PrivateFiles.writeAtomically(Array("\(next)\n".utf8), to: directory.generationPath, in: directory.path)
     }
 
     /// Runs `body` holding the profile's lock, against other tasks of this process (all
@@ -140,7 +167,7 @@ public final class FileSessionStore: SessionStore {
             try directory.ensure()
             fileLock = try await FileLock.acquire(path: directory.lockPath, onContention: onLockContention)
         } catch {
-            throw error.versolaError
+            throw error.storageError
         }
         defer { fileLock.release() }
         return try await lockIdentity.whileHeld(body)
@@ -159,7 +186,7 @@ public final class FileSessionStore: SessionStore {
         do {
             result = try PrivateFiles.read(directory.recordPath, limit: Self.maximumRecordSize)
         } catch {
-            throw error.versolaError
+            throw error.storageError
         }
         switch result {
         case .missing: return nil

@@ -21,6 +21,10 @@ struct FileSystemFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
     var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
 
-    /// The public error (see the type's documentation).
+    /// The public error for a key source's home (see the type's documentation).
     var versolaError: VersolaError { .configuration(.invalidConfiguration(description)) }
+
+    /// The public error for reading or writing the session record: the disk may be full or
+    /// briefly unavailable, so it is `recoverable` and the session is kept (P10).
+    var storageError: VersolaError { .recoverable(.storageUnavailable(description)) }
 }

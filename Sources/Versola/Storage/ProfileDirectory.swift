@@ -25,6 +25,8 @@ struct ProfileDirectory: Sendable, Hashable {
 
     /// The sealed record.
     var recordPath: String { path + "/session" }
+    /// The change counter, advanced after every write of the record (S11).
+    var generationPath: String { path + "/generation" }
     /// The lock file held during exclusive access.
     var lockPath: String { path + "/lock" }
     /// The passphrase key source's salt and key check.

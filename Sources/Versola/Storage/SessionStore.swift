@@ -33,4 +33,22 @@ public protocol SessionStore: Sendable {
     /// itself. A nested call from inside `body` (same task) runs at once instead of deadlocking.
     nonisolated(nonsending) func withExclusiveAccess<R>(_ body: () async throws(VersolaError) -> R)
         async throws(VersolaError) -> R
+
+    /// The profile's change counter: every ``save(_:)`` and ``wipe()`` advances it (S11), and
+    /// it never goes back while the profile exists. A process compares it with the value it
+    /// last saw to learn whether the record changed. Stores that cannot tell answer 0.
+    func generation() async -> UInt64
+
+    /// A stream that yields the new generation each time the record changes: by any process,
+    /// for stores on disk (within milliseconds through inotify, within a second otherwise).
+    /// It may also yield for this process's own writes; compare with ``generation()``.
+    func changes() -> AsyncStream<UInt64>
+}
+
+extension SessionStore {
+    /// A store that does not count its changes: always 0.
+    public func generation() async -> UInt64 { 0 }
+
+    /// A store that does not report changes: a stream that never yields.
+    public func changes() -> AsyncStream<UInt64> { AsyncStream { _ in } }
 }

@@ -16,6 +16,7 @@ public enum VersolaErrorCoding {
             case "pendingRequestExpired": return .recoverable(.pendingRequestExpired)
             case "unlockRequired": return .recoverable(.unlockRequired)
             case "nonceLoop": return .recoverable(.nonceLoop)
+            case "storageUnavailable": return .recoverable(.storageUnavailable(reason))
             case "network":
                 let kind = fields["kind"]?.string.flatMap(NetworkFailure.Kind.init(rawValue:)) ?? .couldNotConnect
                 return .recoverable(

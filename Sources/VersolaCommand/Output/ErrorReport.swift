@@ -46,6 +46,8 @@ public enum ErrorReport {
             members.append(("kind", .string(failure.kind.rawValue)))
             members.append(("origin", .string(failure.origin)))
             members.append(("requestBytesWritten", .bool(failure.requestBytesWritten)))
+        case .recoverable(.storageUnavailable(let reason)):
+            members.append(("reason", .string(reason)))
         case .stepUp(let challenge):
             members.append(("acrValues", .array(challenge.acrValues.map { .string($0) })))
             members.append(("maxAge", challenge.maxAge.map { .integer(Int64($0)) } ?? .null))
@@ -74,6 +76,9 @@ public enum ErrorReport {
             return text + "; try again later"
         case .recoverable(.network(let failure)):
             return "could not reach \(failure.origin) (\(failure.kind.rawValue)); try again later"
+        case .recoverable(.storageUnavailable(let reason)):
+            return "the session could not be stored (\(reason)); it is kept in memory. "
+                + "Free some disk space or fix the directory, then try again"
         case .recoverable(let cause):
             return "\(cause.name); try again"
         case .reauthenticate(let reason):

@@ -79,6 +79,10 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
     case unlockRequired
     /// A DPoP nonce was demanded again on a request that already carried one (D3).
     case nonceLoop
+    /// The session's store could not be read or written (a full disk, an I/O error, a
+    /// read-only file system): nothing was lost, the grant is kept in memory and written
+    /// again later (P10).
+    case storageUnavailable(String)
 
     /// The case name used on the wire (E13).
     public var name: String {
@@ -90,6 +94,7 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
         case .server: "server"
         case .unlockRequired: "unlockRequired"
         case .nonceLoop: "nonceLoop"
+        case .storageUnavailable: "storageUnavailable"
         }
     }
 
@@ -97,6 +102,7 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .network(let failure): "network(\(failure))"
         case .server(let failure): "server(\(failure))"
+        case .storageUnavailable(let reason): "storageUnavailable(\(reason))"
         default: name
         }
     }

@@ -1,29 +1,57 @@
+import Foundation
 import Testing
+import VersolaJOSE
 @testable import Versola
 
 @Suite struct SessionMachineTests {
-    /// One sample of every event.
+    static let idToken: String = {
+        let payload = #"{"iss":"https://id.example","sub":"alice","aud":"cli","exp":4102444800,"iat":1700000000}"#
+        return "eyJhbGciOiJSUzI1NiJ9." + Base64URL.encode(Array(payload.utf8)) + ".c2ln"
+    }()
+
+    static func grant(refreshToken: String? = "refresh-1") -> Grant {
+        Grant(
+            accessToken: "", tokenType: .bearer, expiresAt: nil, refreshToken: refreshToken, idToken: idToken,
+            claims: IDTokenClaims(restoringValidated: idToken)!, scope: nil, dpopKey: nil)
+    }
+
+    static let pending = PendingAuthorization(
+        state: "s", nonce: "n", codeVerifier: "verifier-0123456789-0123456789-0123456789",
+        redirectURI: "http://127.0.0.1:1/callback", issuer: "https://id.example", clientID: "cli", scope: "openid",
+        acrValues: [], maxAge: nil, dpopThumbprint: nil, createdAt: Date())
+
+    static let network = VersolaError.recoverable(
+        .network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x")))
+
+    /// One sample of every event (and of the store contents a change can bring).
     static let events: [(String, SessionEvent)] = [
         ("restored.empty", .restored(.empty)),
-        ("restored.grant", .restored(.grant(hasPendingRequest: false))),
-        ("restored.grant+pending", .restored(.grant(hasPendingRequest: true))),
-        ("restored.pending", .restored(.pendingRequest)),
+        ("restored.grant", .restored(.grant(grant(), refreshing: false, hasPendingRequest: false))),
+        ("restored.grant+pending", .restored(.grant(grant(), refreshing: false, hasPendingRequest: true))),
+        ("restored.pending", .restored(.pendingRequest(pending))),
         ("restored.expiredPending", .restored(.expiredPendingRequest)),
         ("restored.locked", .restored(.locked)),
+        ("restored.unreadable", .restored(.unreadable)),
+        ("changed.empty", .storeChanged(.empty)),
+        ("changed.otherGrant", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: false, hasPendingRequest: false))),
+        ("changed.refreshing", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: true, hasPendingRequest: false))),
+        ("changed.pending", .storeChanged(.pendingRequest(pending))),
         ("loginStarted", .loginStarted),
         ("stepUpStarted", .stepUpStarted),
-        ("authorizationSucceeded", .authorizationSucceeded),
+        ("pendingStored", .pendingStored(pending)),
+        ("authorizationSucceeded", .authorizationSucceeded(HeldGrant(grant: grant()))),
         ("authorizationFailed.user", .authorizationFailed(.recoverable(.userCancelled))),
         ("authorizationFailed.system", .authorizationFailed(.recoverable(.systemCancelled))),
         ("authorizationFailed.denied", .authorizationFailed(.reauthenticate(.authorizationDenied))),
         ("pendingExpired", .pendingExpired),
         ("stepUpDemanded", .stepUpDemanded(StepUpChallenge(acrValues: ["mfa"], maxAge: 0))),
         ("refreshStarted", .refreshStarted),
-        ("refreshSucceeded", .refreshSucceeded),
-        ("refreshFailed.invalidGrant", .refreshFailed(.reauthenticate(.grantRejected))),
-        ("refreshFailed.network", .refreshFailed(.recoverable(.network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x"))))),
-        ("refreshFailed.server", .refreshFailed(.recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))))),
-        ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected("x")))),
+        ("refreshSucceeded", .refreshSucceeded(HeldGrant(grant: grant(refreshToken: "refresh-3")))),
+        ("refreshFailed.invalidGrant", .refreshFailed(.reauthenticate(.grantRejected), keptRefreshToken: nil)),
+        ("refreshFailed.network", .refreshFailed(network, keptRefreshToken: nil)),
+        ("refreshFailed.server", .refreshFailed(.recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))), keptRefreshToken: nil)),
+        ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected("x")), keptRefreshToken: "refresh-9")),
+        ("refreshFailed.locked", .refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil)),
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
         ("logoutStarted", .logoutStarted),
         ("logoutFinished", .logoutFinished),
@@ -35,14 +63,27 @@ import Testing
     /// The SPEC, written out per (state, event): the next state and the actions besides
     /// publishing. Pairs not listed change nothing. Written independently of the machine.
     static func expected(_ state: SessionState, _ event: String) -> (SessionState, Set<SessionAction>)? {
+        let late = SessionAction.revoke(grant(refreshToken: "refresh-3"))
         switch (state, event) {
-        // Startup restores from any state (S3, P2, P3, S10).
-        case (_, "restored.empty"): return (.unauthenticated, [])
+        // Startup restores from any state (S3, P2, P3, S10, E9).
+        case (_, "restored.empty"), (_, "restored.unreadable"): return (.unauthenticated, [])
         case (_, "restored.grant"): return (.authenticated, [])
         case (_, "restored.grant+pending"): return (.authenticated, [.discardPendingRequest])  // P3
         case (_, "restored.pending"): return (.authorizing, [])  // P2
         case (_, "restored.expiredPending"): return (.unauthenticated, [.discardPendingRequest])  // P2
         case (_, "restored.locked"): return (.locked, [])  // S10
+        // S11: what another process did to the record.
+        case (.authenticated, "changed.empty"), (.refreshing, "changed.empty"), (.stepUpRequired, "changed.empty"):
+            return (.unauthenticated, [])
+        case (.unauthenticated, "changed.otherGrant"), (.refreshing, "changed.otherGrant"),
+            (.stepUpRequired, "changed.otherGrant"):
+            return (.authenticated, [])
+        case (.authorizing, "changed.otherGrant"), (.authorizing, "changed.refreshing"):
+            return (.authenticated, [.endLiveLogin])  // L2: the login was completed elsewhere
+        case (.unauthenticated, "changed.refreshing"), (.authenticated, "changed.refreshing"),
+            (.stepUpRequired, "changed.refreshing"):
+            return (.refreshing, [])
+        case (.unauthenticated, "changed.pending"): return (.authorizing, [])
         // S4
         case (.unauthenticated, "loginStarted"), (.authenticated, "loginStarted"): return (.authorizing, [])
         // S5
@@ -56,26 +97,27 @@ import Testing
         // S6
         case (.authenticated, "refreshStarted"), (.stepUpRequired, "refreshStarted"): return (.refreshing, [])
         case (.refreshing, "refreshSucceeded"): return (.authenticated, [])
-        case (.refreshing, "refreshFailed.invalidGrant"): return (.unauthenticated, [.wipeCredentials])  // S7
+        case (.unauthenticated, "refreshSucceeded"), (.loggingOut, "refreshSucceeded"): return (state, [late])  // S12
+        case (.refreshing, "refreshFailed.invalidGrant"), (.authenticated, "refreshFailed.invalidGrant"):
+            return (.unauthenticated, [.wipeCredentials])  // S7
         case (.refreshing, "refreshFailed.network"), (.refreshing, "refreshFailed.server"),
             (.refreshing, "refreshFailed.configuration"):
             return (.authenticated, [])  // T5: a failure never signs out
+        case (.refreshing, "refreshFailed.locked"), (.authenticated, "refreshFailed.locked"): return (.locked, [])  // S13
         // S8
         case (.authenticated, "grantExpiredWithoutRefreshToken"), (.refreshing, "grantExpiredWithoutRefreshToken"),
             (.stepUpRequired, "grantExpiredWithoutRefreshToken"):
             return (.unauthenticated, [.wipeCredentials])
         // S9
-        case (.loggingOut, "logoutFinished"): return (.unauthenticated, [.wipeCredentials])
+        case (.loggingOut, "logoutFinished"): return (.unauthenticated, [])
         case (.loggingOut, "logoutStarted"): return nil
         case (_, "logoutStarted"): return (.loggingOut, [])
-        // S10
-        case (.locked, "storageUnlocked"): return (.unauthenticated, [])  // locked at startup: restore again after
-        case (.locked, _): return nil
-        case (.loggingOut, "storageLocked"): return nil
+        // S10, S13
+        case (.locked, "storageUnlocked"): return (.locked, [.restore])  // locked at startup: read the store
+        case (.locked, _), (.loggingOut, "storageLocked"): return nil
         case (_, "storageLocked"): return (.locked, [])
-        // E9
+        // E9, S13
         case (.loggingOut, "credentialsInvalidated"): return nil
-        case (.unauthenticated, "credentialsInvalidated"): return (.unauthenticated, [.wipeCredentials])
         case (_, "credentialsInvalidated"): return (.unauthenticated, [.wipeCredentials])
         default: return nil
         }
@@ -84,25 +126,28 @@ import Testing
     /// A machine standing in `state`, reached through real events from a fresh start.
     static func machine(in state: SessionState) -> SessionMachine {
         var machine = SessionMachine()
+        let restored = SessionEvent.restored(.grant(grant(), refreshing: false, hasPendingRequest: false))
         switch state {
         case .unauthenticated: break
-        case .authorizing: _ = machine.handle(.loginStarted)
-        case .authenticated: _ = machine.handle(.restored(.grant(hasPendingRequest: false)))
+        case .authorizing: machine.handle(.loginStarted)
+        case .authenticated: machine.handle(restored)
         case .refreshing:
-            _ = machine.handle(.restored(.grant(hasPendingRequest: false)))
-            _ = machine.handle(.refreshStarted)
+            machine.handle(restored)
+            machine.handle(.refreshStarted)
         case .stepUpRequired:
-            _ = machine.handle(.restored(.grant(hasPendingRequest: false)))
-            _ = machine.handle(.stepUpDemanded(StepUpChallenge()))
-        case .locked: _ = machine.handle(.restored(.locked))
+            machine.handle(restored)
+            machine.handle(.stepUpDemanded(StepUpChallenge()))
+        case .locked: machine.handle(.restored(.locked))
         case .loggingOut:
-            _ = machine.handle(.restored(.grant(hasPendingRequest: false)))
-            _ = machine.handle(.logoutStarted)
+            machine.handle(restored)
+            machine.handle(.logoutStarted)
         }
         return machine
     }
 
-    @Test("S1 S4 S5 S6 S7 S8 S9 S10: every (state, event) pair moves as SPEC says", arguments: SessionState.allCases)
+    @Test(
+        "S1 S4 S5 S6 S7 S8 S9 S10 S11 S12 S13: every (state, event) pair moves as SPEC says",
+        arguments: SessionState.allCases)
     func everyPair(state: SessionState) {
         for (name, event) in Self.events {
             var machine = Self.machine(in: state)
@@ -130,45 +175,81 @@ import Testing
         #expect(SessionState.allCases.filter(\.holdsGrant) == [.authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut])
     }
 
-    @Test("S4: a failed re-authorization over a live session returns to it and never wipes")
+    @Test("S4: a failed re-authorization over a live session returns to it, grant and all, and never wipes")
     func reauthorizationKeepsSession() {
         var machine = Self.machine(in: .authenticated)
-        _ = machine.handle(.loginStarted)
+        machine.handle(.loginStarted)
+        #expect(machine.heldGrant?.grant == Self.grant())
         let actions = machine.handle(.authorizationFailed(.reauthenticate(.authorizationDenied)))
         #expect(machine.state == .authenticated)
+        #expect(machine.heldGrant?.grant == Self.grant())
         #expect(!actions.contains(.wipeCredentials))
     }
 
     @Test("S5: a failed step-up returns to stepUpRequired; a successful one to authenticated")
     func stepUpRoundTrip() {
         var machine = Self.machine(in: .stepUpRequired)
-        _ = machine.handle(.stepUpStarted)
-        _ = machine.handle(.authorizationFailed(.recoverable(.userCancelled)))
+        machine.handle(.stepUpStarted)
+        machine.handle(.authorizationFailed(.recoverable(.userCancelled)))
         #expect(machine.state == .stepUpRequired)
-        _ = machine.handle(.stepUpStarted)
-        _ = machine.handle(.authorizationSucceeded)
+        machine.handle(.stepUpStarted)
+        machine.handle(.authorizationSucceeded(HeldGrant(grant: Self.grant(refreshToken: "new"))))
         #expect(machine.state == .authenticated)
+        #expect(machine.heldGrant?.grant.refreshToken == "new")
     }
 
-    @Test("S10: unlocking returns to the state the lock interrupted, grant intact")
+    @Test("S13 S10: locking mid-session and unlocking returns to the state the lock interrupted, grant intact")
     func unlockReturns() {
         var machine = Self.machine(in: .authenticated)
-        _ = machine.handle(.storageLocked)
+        machine.handle(.storageLocked)
         #expect(machine.state == .locked)
         #expect(machine.handle(.refreshStarted).isEmpty)
         let actions = machine.handle(.storageUnlocked)
         #expect(machine.state == .authenticated)
+        #expect(machine.heldGrant?.grant == Self.grant())
         #expect(!actions.contains(.wipeCredentials))
         var refreshing = Self.machine(in: .refreshing)
-        _ = refreshing.handle(.storageLocked)
-        _ = refreshing.handle(.storageUnlocked)
+        refreshing.handle(.refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil))
+        #expect(refreshing.state == .locked)
+        refreshing.handle(.storageUnlocked)
         #expect(refreshing.state == .authenticated)
+        var stepUp = Self.machine(in: .stepUpRequired)
+        stepUp.handle(.storageLocked)
+        stepUp.handle(.storageUnlocked)
+        #expect(stepUp.state == .stepUpRequired)
+        // Unlocking in any other state is no event at all.
+        var plain = Self.machine(in: .authenticated)
+        #expect(plain.handle(.storageUnlocked).isEmpty)
+    }
+
+    @Test("P10: a refresh failing after the provider rotated keeps the rotated token as the grant's")
+    func rotatedTokenKept() {
+        var machine = Self.machine(in: .refreshing)
+        machine.handle(.refreshFailed(.configuration(.idTokenRejected("expired")), keptRefreshToken: "rotated"))
+        #expect(machine.state == .authenticated)
+        #expect(machine.heldGrant?.grant.refreshToken == "rotated")
+        #expect(machine.heldGrant?.token == nil)
+    }
+
+    @Test("S11: a grant rotated elsewhere voids the access token held from the old one; the same grant keeps it")
+    func foreignRotationVoidsToken() {
+        var machine = SessionMachine()
+        let token = HeldAccessToken(value: "access", expiresIn: .seconds(600), mintedAt: .zero)
+        machine.handle(.restored(.grant(Self.grant(), refreshing: false, hasPendingRequest: false)))
+        machine.handle(.accessTokenHeld(token))
+        #expect(machine.heldGrant?.token == token)
+        machine.handle(.storeChanged(.grant(Self.grant(), refreshing: false, hasPendingRequest: false)))
+        #expect(machine.heldGrant?.token == token)
+        let actions = machine.handle(.storeChanged(.grant(Self.grant(refreshToken: "elsewhere"), refreshing: false, hasPendingRequest: false)))
+        #expect(actions.isEmpty)
+        #expect(machine.heldGrant?.token == nil)
+        #expect(machine.heldGrant?.grant.refreshToken == "elsewhere")
     }
 
     @Test("T6: a transient refresh failure publishes only the return to authenticated")
     func transientFailure() {
         var machine = Self.machine(in: .refreshing)
-        let actions = machine.handle(.refreshFailed(.recoverable(.nonceLoop)))
+        let actions = machine.handle(.refreshFailed(.recoverable(.nonceLoop), keptRefreshToken: nil))
         #expect(actions == [.publish(.authenticated)])
     }
 }

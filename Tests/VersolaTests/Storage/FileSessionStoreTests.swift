@@ -87,7 +87,7 @@ import VersolaCrypto
         let directory = try TemporaryDirectory()
         let store = try StorageSamples.store(directory)
         for _ in 0..<3 { try await store.save(StorageSamples.full) }
-        #expect(PrivateFiles.names(in: directory.file("versola/team")).sorted() == ["session"])
+        #expect(PrivateFiles.names(in: directory.file("versola/team")).sorted() == ["generation", "session"])
     }
 
     // E9: tampering is credentialsInvalidated; the file is kept, then set aside on save.
@@ -207,14 +207,15 @@ import VersolaCrypto
         #expect(try await store.load() == nil)
     }
 
-    @Test func fileSystemFailuresNameThePath() async throws {
+    @Test("P10: file-system failures of the store are recoverable and name the path")
+    func fileSystemFailuresNameThePath() async throws {
         let directory = try TemporaryDirectory()
         // A file where the state directory should be.
         let blocker = directory.file("state")
         try Data().write(to: URL(fileURLWithPath: blocker))
         let store = try FileSessionStore(
             profile: "team", directory: URL(fileURLWithPath: blocker), keySource: FixedKeySource(key: .generate()))
-        await expectInvalidConfiguration(containing: blocker) { () throws(VersolaError) in
+        await expectStorageUnavailable(containing: blocker) { () throws(VersolaError) in
             try await store.save(StorageSamples.minimal)
         }
         #expect(try await store.load() == nil)
@@ -224,7 +225,7 @@ import VersolaCrypto
         try await linked.save(StorageSamples.minimal)
         try FileManager.default.removeItem(at: linked.recordFile)
         try FileManager.default.createSymbolicLink(atPath: linked.recordFile.path, withDestinationPath: "/etc/hostname")
-        await expectInvalidConfiguration(containing: linked.recordFile.path) { () throws(VersolaError) in
+        await expectStorageUnavailable(containing: linked.recordFile.path) { () throws(VersolaError) in
             try await linked.load()
         }
     }

@@ -92,6 +92,23 @@ func expectError<R>(
 }
 
 /// Expects `body` to throw an `invalidConfiguration` whose text contains `fragment`.
+/// Expects a storage failure naming `fragment`: `recoverable(storageUnavailable)` (P10).
+func expectStorageUnavailable<R>(
+    containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws(VersolaError) -> R
+) async {
+    do {
+        _ = try await body()
+        Issue.record("expected storageUnavailable, nothing was thrown", sourceLocation: sourceLocation)
+    } catch {
+        guard case .recoverable(.storageUnavailable(let reason)) = error else {
+            Issue.record("expected storageUnavailable, got \(error)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(reason.contains(fragment), "\(reason)", sourceLocation: sourceLocation)
+    }
+}
+
 func expectInvalidConfiguration<R>(
     containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws(VersolaError) -> R

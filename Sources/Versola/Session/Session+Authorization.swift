@@ -1,0 +1,121 @@
+import Foundation
+
+extension Session {
+    /// Signs in through the browser (S4). Over a live session, a failure keeps that session
+    /// (S4, P9). When another process completes this login (`versola handle-redirect`, L2),
+    /// the call returns as soon as that process has stored the new session.
+    /// - Parameters:
+    ///   - parameters: extra authorization parameters.
+    ///   - present: called once the browser was (or could not be) started, to show the URL (L1).
+    /// - Throws: any `VersolaError`; `.recoverable(.unlockRequired)` while locked; a storage
+    ///   error, before any browser opens, when the pending request cannot be stored (P1).
+    public func login(
+        _ parameters: AuthorizationParameters = AuthorizationParameters(),
+        present: (@Sendable (AuthorizationPrompt) async -> Void)? = nil
+    ) async throws(VersolaError) {
+        try await authorize(parameters, event: .loginStarted, present: present)
+    }
+
+    /// Answers a step-up challenge with a new authorization carrying its `acr_values` and
+    /// `max_age` (S5).
+    public func stepUp(
+        _ challenge: StepUpChallenge, present: (@Sendable (AuthorizationPrompt) async -> Void)? = nil
+    ) async throws(VersolaError) {
+        try await authorize(AuthorizationParameters(stepUp: challenge), event: .stepUpStarted, present: present)
+    }
+
+    /// Cancels the login in progress on the person's behalf: it ends `userCancelled`, the
+    /// pending request is dropped and the state returns to what it was before (E7).
+    public func cancelLogin() async {
+        await client.cancelLogin()
+    }
+
+    private func authorize(
+        _ parameters: AuthorizationParameters, event: SessionEvent,
+        present: (@Sendable (AuthorizationPrompt) async -> Void)?
+    ) async throws(VersolaError) {
+        try checkUnlocked()
+        guard !apply(event).isEmpty else {
+            throw .configuration(.invalidConfiguration("cannot start a login while \(state)"))
+        }
+        loginCompletedElsewhere = false
+        do {
+            // A key made here (not inside the client) can be stored with the pending request,
+            // so a redirect delivered after a restart can still finish the login (P1, P2, D1).
+            let key = configuration.client.usesDPoP ? try DPoPKey.generate() : nil
+            let newGrant = try await client.login(
+                parameters, timeout: configuration.loginTimeout, dpopKey: key,
+                onPending: { request throws(VersolaError) in try await self.storePending(request, key: key) },
+                present: present)
+            try await adopt(newGrant)
+        } catch {
+            if loginCompletedElsewhere && state == .authenticated {
+                loginCompletedElsewhere = false
+                return
+            }
+            await perform(apply(.authorizationFailed(error)))
+            throw error
+        }
+    }
+
+    /// P1: the pending request is on disk before the browser opens. Over a live grant the
+    /// grant's own key keeps its slot (P9); such a re-login cannot be resumed by another
+    /// process, only completed by this one.
+    private func storePending(_ request: PendingAuthorization, key: DPoPKey?) async throws(VersolaError) {
+        try await write { stored in
+            var record = stored ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
+            record.pendingAuthorization = request
+            if record.refreshToken == nil && record.idToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
+            return record
+        }
+        apply(.pendingStored(request))
+    }
+
+    /// Delivers a redirect to the login in progress or to a pending request restored from
+    /// disk (P2, L2): pasted by the person, or handed over by another process.
+    public func deliverRedirect(_ url: String) async throws(VersolaError) {
+        if await client.deliverRedirect(url) { return }
+        try checkUnlocked()
+        guard let pending = machine.pendingRequest, state == .authorizing else {
+            throw .recoverable(.pendingRequestExpired)
+        }
+        if pending.isExpired(at: client.environment.clock.wallClockNow) {
+            await perform(apply(.pendingExpired))
+            throw .recoverable(.pendingRequestExpired)
+        }
+        do {
+            let redirect = try AuthorizationRedirect(url: url)
+            let metadata = try await client.metadata()
+            let storedKey = try await store.load()?.dpopPrivateKey
+            let key = try storedKey.map { (raw) throws(VersolaError) in try DPoPKey(rawRepresentation: raw) }
+            let newGrant = try await client.complete(
+                redirect, pending: pending, issuerParameterRequired: metadata.authorizationResponseIssParameterSupported,
+                dpopKey: key)
+            try await adopt(newGrant)
+        } catch {
+            await perform(apply(.authorizationFailed(error)))
+            throw error
+        }
+    }
+
+    /// P9: everything validated; swap identities in one write, then publish. A write that
+    /// fails fails the login and changes nothing (P11): the new refresh token was never spent.
+    private func adopt(_ newGrant: Grant) async throws(VersolaError) {
+        let record = SessionRecord(
+            issuer: configuration.client.issuer, clientID: configuration.client.clientID,
+            subject: newGrant.claims.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
+            dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
+        try await write { _ in record }
+        unsaved = nil
+        await perform(apply(.authorizationSucceeded(held(newGrant))))
+    }
+
+    /// `grant` with its access token held from now on (T1, T3).
+    func held(_ grant: Grant) -> HeldGrant {
+        let clock = client.environment.clock
+        guard !grant.accessToken.isEmpty else { return HeldGrant(grant: grant) }
+        let lifetime = grant.expiresAt.map { Duration.seconds($0.timeIntervalSince(clock.wallClockNow)) }
+        return HeldGrant(
+            grant: grant, token: HeldAccessToken(value: grant.accessToken, expiresIn: lifetime, mintedAt: clock.monotonicNow))
+    }
+}

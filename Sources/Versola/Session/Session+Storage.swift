@@ -1,0 +1,142 @@
+import Foundation
+
+extension Session {
+    // MARK: Following other processes (S11)
+
+    /// Called for every generation the store reports: a change by another process is read and
+    /// handed to the machine; this process's own writes are recognised and skipped.
+    func storeMayHaveChanged(_ generation: UInt64) async {
+        guard generation != knownGeneration else { return }
+        await resync()
+    }
+
+    /// Reads the store and applies what it holds as a change made elsewhere.
+    func resync() async {
+        knownGeneration = await store.generation()
+        let (stored, record) = await readStore()
+        switch stored {
+        case .locked:
+            await perform(apply(.storageLocked))
+        case .unreadable:
+            await perform(apply(.credentialsInvalidated))
+        case .grant:
+            if let record { client.dpopNonces.restore(record.dpopNonces) }
+            await perform(apply(.storeChanged(stored)))
+        case .empty, .pendingRequest, .expiredPendingRequest:
+            if stored == .empty, unsaved != nil { return }
+            await perform(apply(.storeChanged(stored)))
+        }
+    }
+
+    // MARK: Writes that must not lose a token (P10)
+
+    /// Saves `record` (the caller holds the profile lock); when the store refuses, the record
+    /// is held in memory and written again later.
+    func saveOrHold(_ record: SessionRecord, replacing: String?) async {
+        do throws(VersolaError) {
+            try await store.save(record)
+            knownGeneration = await store.generation()
+            unsaved = nil
+        } catch {
+            client.environment.log.record(
+                VersolaLogEvent(.error, "the renewed session could not be stored (\(error)); it is kept in memory"))
+            unsaved = UnsavedRecord(record: record, replacing: unsaved?.replacing ?? replacing)
+            scheduleUnsavedRetry()
+        }
+    }
+
+    /// Writes the held record if the store now accepts it. When another process changed the
+    /// session meanwhile (the record no longer holds the token it replaces), it is dropped and
+    /// its refresh token revoked, so nothing outlives a sign-out.
+    func flushUnsaved() async {
+        guard let pending = unsaved else { return }
+        var superseded = false
+        var written = false
+        try? await store.withExclusiveAccess { () throws(VersolaError) in
+            let current = try await store.load()
+            guard current?.refreshToken == pending.replacing || current?.refreshToken == pending.record.refreshToken else {
+                superseded = true
+                return
+            }
+            try await store.save(pending.record)
+            knownGeneration = await store.generation()
+            written = true
+        }
+        guard unsaved?.record == pending.record, superseded || written else { return }
+        unsaved = nil
+        unsavedRetry?.cancel()
+        unsavedRetry = nil
+        if superseded, let grant = grant(from: pending.record) { _ = await client.revoke(grant) }
+    }
+
+    private func scheduleUnsavedRetry() {
+        guard unsavedRetry == nil else { return }
+        let clock = client.environment.clock
+        unsavedRetry = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: .seconds(2)) } catch { return }
+                guard let self else { return }
+                await self.flushUnsaved()
+                if await self.unsaved == nil { return }
+            }
+        }
+    }
+
+    /// The grant a stored record describes (without an access token), for revocation.
+    func grant(from record: SessionRecord) -> Grant? {
+        guard let idToken = record.idToken, let claims = IDTokenClaims(restoringValidated: idToken) else { return nil }
+        return Grant(
+            accessToken: "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop, expiresAt: nil,
+            refreshToken: record.refreshToken, idToken: idToken, claims: claims, scope: nil,
+            dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
+    }
+
+    // MARK: Logout
+
+    /// Signs out (S9, S12): takes the profile lock, reads the newest record, wipes it and
+    /// everything local (the DPoP key too, P6), publishes `unauthenticated`, then revokes the
+    /// newest refresh token (A9): the one on disk, and the one in memory when it differs.
+    /// With `endSession`, opens the provider's end-session page afterwards. Works offline
+    /// and while locked; never fails.
+    public func logout(endSession: Bool = false) async {
+        let inMemory = unsaved.flatMap { grant(from: $0.record) } ?? machine.heldGrant?.grant
+        await perform(apply(.logoutStarted))
+        var newest: SessionRecord?
+        do throws(VersolaError) {
+            try await store.withExclusiveAccess { () throws(VersolaError) in
+                newest = try? await store.load()
+                try await store.wipe()
+                knownGeneration = await store.generation()
+            }
+        } catch {
+            client.environment.log.record(VersolaLogEvent(.error, "the stored session could not be removed (\(error))"))
+        }
+        unsaved = nil
+        unsavedRetry?.cancel()
+        unsavedRetry = nil
+        await perform(apply(.logoutFinished))
+        var ending: [Grant] = []
+        if let newest, newest.issuer == configuration.client.issuer, newest.clientID == configuration.client.clientID,
+            let stored = grant(from: newest), stored.refreshToken != nil
+        {
+            ending.append(stored)
+        }
+        if let inMemory, inMemory.refreshToken != nil, !ending.contains(where: { $0.refreshToken == inMemory.refreshToken }) {
+            ending.append(inMemory)
+        }
+        for grant in ending { _ = await client.revoke(grant) }
+        if endSession, let hint = (ending.first ?? inMemory)?.idToken { await openEndSession(idTokenHint: hint) }
+    }
+
+    /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint;
+    /// a missing endpoint or browser changes nothing (S9).
+    private func openEndSession(idTokenHint: String) async {
+        guard let metadata = try? await client.metadata(), let endpoint = metadata.endSessionEndpoint else { return }
+        let query = FormBody([
+            FormBody.Field(name: "id_token_hint", value: idTokenHint),
+            FormBody.Field(name: "client_id", value: configuration.client.clientID),
+        ])
+        let base = endpoint.absoluteString
+        _ = await browser.open(base + (base.contains("?") ? "&" : "?") + query.encodedString)
+    }
+}

@@ -1,0 +1,150 @@
+/// A session state with the data it holds (the machine's view; ``SessionState`` is what
+/// observers see).
+indirect enum SessionPhase: Sendable, Hashable {
+    case unauthenticated
+    case authorizing(Authorizing)
+    case authenticated(HeldGrant)
+    case refreshing(HeldGrant)
+    case stepUpRequired(HeldGrant, StepUpChallenge)
+    /// `resume` is where unlocking returns; nil when the store was locked before anything was read.
+    case locked(resume: SessionPhase?)
+    case loggingOut(HeldGrant?)
+
+    /// The observable state.
+    var state: SessionState {
+        switch self {
+        case .unauthenticated: .unauthenticated
+        case .authorizing: .authorizing
+        case .authenticated: .authenticated
+        case .refreshing: .refreshing
+        case .stepUpRequired: .stepUpRequired
+        case .locked: .locked
+        case .loggingOut: .loggingOut
+        }
+    }
+
+    /// The grant this state holds (S2): during a login over a live session, the live one.
+    var heldGrant: HeldGrant? {
+        switch self {
+        case .unauthenticated: nil
+        case .authorizing(let authorizing): authorizing.before.heldGrant
+        case .authenticated(let held), .refreshing(let held), .stepUpRequired(let held, _): held
+        case .locked(let resume): resume?.heldGrant
+        case .loggingOut(let held): held
+        }
+    }
+}
+
+/// A login or step-up waiting for its redirect.
+struct Authorizing: Sendable, Hashable {
+    /// The request on disk (P1), once written; nil just after the login began.
+    var pending: PendingAuthorization?
+    /// Whether this process's listener waits for the redirect; false for a request restored
+    /// from disk or begun by another process.
+    var live: Bool
+    /// Where a failure returns to (S4).
+    var before: SessionPhase
+}
+
+/// A grant held in memory, with its access token when one is known (P4: none after a
+/// restore from disk, nor once the record moved on to another grant).
+struct HeldGrant: Sendable, Hashable {
+    var grant: Grant
+    var token: HeldAccessToken?
+
+    /// Holds `grant`, with `token` as its access token when known.
+    init(grant: Grant, token: HeldAccessToken? = nil) {
+        self.grant = grant
+        self.token = token
+    }
+
+    /// This grant after the record on disk changed to `stored`: the same grant keeps its
+    /// access token; another grant (rotated or replaced elsewhere) starts without one (S11).
+    func following(_ stored: Grant) -> HeldGrant {
+        if stored.refreshToken == grant.refreshToken && stored.idToken == grant.idToken
+            && stored.dpopKey?.thumbprint == grant.dpopKey?.thumbprint
+        {
+            return self
+        }
+        return HeldGrant(grant: stored)
+    }
+}
+
+/// What a profile's record holds, as the machine reads it.
+enum StoredSession: Sendable, Hashable {
+    /// Nothing stored.
+    case empty
+    /// A grant; `refreshing` while some process is spending its refresh token (the record's
+    /// in-flight marker); with a pending request beside it (P3).
+    case grant(Grant, refreshing: Bool, hasPendingRequest: Bool)
+    /// Only a pending request, younger than 10 minutes (P2).
+    case pendingRequest(PendingAuthorization)
+    /// Only a pending request, older than 10 minutes (P2).
+    case expiredPendingRequest
+    /// The key source is locked (S10).
+    case locked
+    /// The record does not decrypt or decode (E9).
+    case unreadable
+}
+
+/// What happened to a session, as the state machine sees it.
+enum SessionEvent: Sendable, Hashable {
+    /// Startup read the store (disk only, T5).
+    case restored(StoredSession)
+    /// Another process changed the stored record (S11).
+    case storeChanged(StoredSession)
+    /// `login()` began (S4).
+    case loginStarted
+    /// `stepUp()` began (S5).
+    case stepUpStarted
+    /// The pending request was written (P1).
+    case pendingStored(PendingAuthorization)
+    /// The redirect validated and the code exchange succeeded (S4).
+    case authorizationSucceeded(HeldGrant)
+    /// The authorization failed or was cancelled (S4, E7).
+    case authorizationFailed(VersolaError)
+    /// A pending request expired before its redirect arrived (P2).
+    case pendingExpired
+    /// A resource answered `insufficient_user_authentication` (S5).
+    case stepUpDemanded(StepUpChallenge)
+    /// A refresh began (S6).
+    case refreshStarted
+    /// The refresh succeeded (S6).
+    case refreshSucceeded(HeldGrant)
+    /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
+    /// before the failure (P10).
+    case refreshFailed(VersolaError, keptRefreshToken: String?)
+    /// The access token to serve, after its freshness was checked again (T3).
+    case accessTokenHeld(HeldAccessToken)
+    /// The access token expired and there is no refresh token (S8).
+    case grantExpiredWithoutRefreshToken
+    /// `logout()` began (S9).
+    case logoutStarted
+    /// The local wipe is done (S9, S12).
+    case logoutFinished
+    /// The storage became locked (S10, S13).
+    case storageLocked
+    /// The storage was unlocked (S10, S13).
+    case storageUnlocked
+    /// The stored secrets could not be decrypted (E9, S13): a sign-out.
+    case credentialsInvalidated
+}
+
+/// What the session actor must do after an event.
+enum SessionAction: Sendable, Hashable {
+    /// Publish the new state on the stream (S3, T6).
+    case publish(SessionState)
+    /// Wipe everything credential-shaped: refresh token, ID token, access token, claims,
+    /// DPoP key, pending request (S7, S8).
+    case wipeCredentials
+    /// Drop the pending authorization request (E7 user cancel, P2 expiry, P3).
+    case discardPendingRequest
+    /// Keep the pending request so the flow can resume (E7 system cancel).
+    case keepPendingRequest
+    /// Read the store again (unlocked after a lock at startup).
+    case restore
+    /// Revoke this grant's refresh token (a refresh that finished after logout, S12).
+    case revoke(Grant)
+    /// Stop this process's browser leg: another process completed the login (L2).
+    case endLiveLogin
+}
