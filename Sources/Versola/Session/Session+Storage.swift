@@ -10,6 +10,13 @@ extension Session {
         await resync()
     }
 
+    /// Reads the store now instead of waiting for the change notice (which arrives within
+    /// milliseconds, or within a second where inotify is unavailable).
+    public func reloadFromStore() async {
+        guard started else { return }
+        await resync()
+    }
+
     /// Reads the store and applies what it holds as a change made elsewhere.
     func resync() async {
         knownGeneration = await store.generation()

@@ -57,7 +57,7 @@ extension Session {
                 let renewed = try await refresh(from: held.grant)
                 if let fresh = machine.heldGrant?.token {
                     freshness.checkFreshToken(fresh, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-                    apply(.accessTokenHeld(fresh))
+                    apply(.accessTokenHeld(fresh, expiresAt: renewed.expiresAt))
                 }
                 return .token(renewed.accessToken)
             case .expired: break
@@ -200,5 +200,41 @@ extension Session {
             throw .stepUp(challenge)
         }
         throw .reauthenticate(.sessionRejected)
+    }
+}
+
+extension Session {
+    /// A valid access token with its type and expiry (see ``accessToken(forceRefresh:)``).
+    public func currentAccessToken(forceRefresh: Bool = false) async throws(VersolaError) -> AccessToken {
+        let value = try await accessToken(forceRefresh: forceRefresh)
+        let grant = machine.heldGrant?.grant
+        let matches = grant?.accessToken == value
+        return AccessToken(
+            value: value, tokenType: grant?.tokenType ?? .bearer,
+            expiresAt: matches ? grant?.expiresAt ?? HeldAccessToken.expiration(of: value) : HeldAccessToken.expiration(of: value),
+            renewable: grant?.refreshToken != nil)
+    }
+
+    /// Takes the access token of a login another process just finished on this profile (the
+    /// command hands it to the agent), so that a grant without a refresh token can be served
+    /// and the first token after a login needs no refresh. Accepted only for the grant now on
+    /// disk (its ID token must match); returns whether it was.
+    public func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String) async -> Bool {
+        await resync()
+        guard state == .authenticated, var grant = machine.heldGrant?.grant, grant.idToken == idToken, !value.isEmpty
+        else { return false }
+        grant.accessToken = value
+        grant.expiresAt = expiresAt
+        guard let token = held(grant).token else { return false }
+        apply(.accessTokenHeld(token, expiresAt: expiresAt))
+        return true
+    }
+}
+
+extension Session {
+    /// The raw ID token of the grant held now (what kube-apiserver's OIDC authenticator and
+    /// similar backends validate); nil when signed out. Secret-adjacent: never log it.
+    public func idToken() -> String? {
+        machine.heldGrant?.grant.idToken
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The session's transitions as a pure value (SPEC S1–S13).
 ///
 /// The machine owns the session's data: the grant and the access token held in memory live on
@@ -47,7 +49,7 @@ struct SessionMachine: Sendable, Hashable {
         case .refreshStarted: refreshStarted()
         case .refreshSucceeded(let grant): refreshSucceeded(grant)
         case .refreshFailed(let error, let keptRefreshToken): refreshFailed(error, keeping: keptRefreshToken)
-        case .accessTokenHeld(let token): accessTokenHeld(token)
+        case .accessTokenHeld(let token, let expiresAt): accessTokenHeld(token, expiresAt: expiresAt)
         case .grantExpiredWithoutRefreshToken: grantExpiredWithoutRefreshToken()
         case .logoutStarted: logoutStarted()
         case .logoutFinished: logoutFinished()
@@ -227,10 +229,12 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
-    private mutating func accessTokenHeld(_ token: HeldAccessToken) -> [SessionAction] {
+    private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?) -> [SessionAction] {
         switch phase {
         case .authenticated(var held):
             held.token = token
+            held.grant.accessToken = token.value
+            held.grant.expiresAt = expiresAt
             phase = .authenticated(held)
             return []
         case .unauthenticated, .authorizing, .refreshing, .stepUpRequired, .locked, .loggingOut:

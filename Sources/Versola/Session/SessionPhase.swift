@@ -1,3 +1,5 @@
+import Foundation
+
 /// A session state with the data it holds (the machine's view; ``SessionState`` is what
 /// observers see).
 indirect enum SessionPhase: Sendable, Hashable {
@@ -114,8 +116,9 @@ enum SessionEvent: Sendable, Hashable {
     /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
     /// before the failure (P10).
     case refreshFailed(VersolaError, keptRefreshToken: String?)
-    /// The access token to serve, after its freshness was checked again (T3).
-    case accessTokenHeld(HeldAccessToken)
+    /// The access token to serve (checked again after a refresh, T3, or handed over by the
+    /// process that logged in), with its expiry when known.
+    case accessTokenHeld(HeldAccessToken, expiresAt: Date?)
     /// The access token expired and there is no refresh token (S8).
     case grantExpiredWithoutRefreshToken
     /// `logout()` began (S9).

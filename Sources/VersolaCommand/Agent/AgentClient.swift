@@ -1,4 +1,5 @@
 import Foundation
+import Versola
 
 /// Talks to the session agent: connects to its socket, starting the agent on demand, sends
 /// one request line and reads the reply.
@@ -19,16 +20,23 @@ public struct AgentClient: Sendable {
         self.environment = environment
     }
 
-    /// Sends `request` and returns the reply; nil when no agent could be reached (the
-    /// caller then runs the command in-process).
+    /// Sends `request` and returns the reply; nil only when the request could not be
+    /// delivered (no agent, or writing to it failed), so the caller may run the command itself.
+    /// Once delivered, a lost answer (the agent died or was killed meanwhile) is a `recoverable`
+    /// failure, never nil: the agent may have done the work, and it must not be done twice (R9).
     /// - Parameter start: start the agent when none is listening.
     public func send(_ request: AgentRequest, start: Bool = true) -> AgentReply? {
         guard let connection = connect(start: start) else { return nil }
         defer { close(connection) }
         guard UnixSocket.write(request.line, to: connection) else { return nil }
         var pending: [UInt8] = []
-        guard let line = UnixSocket.readLine(from: connection, pending: &pending) else { return nil }
-        return AgentReply(line: line)
+        guard let line = UnixSocket.readLine(from: connection, pending: &pending), let reply = AgentReply(line: line)
+        else {
+            return .failure(
+                .recoverable(
+                    .network(NetworkFailure(kind: .failedAfterSending, requestBytesWritten: true, origin: "the versola agent"))))
+        }
+        return reply
     }
 
     /// Sends `request` and calls `receive` for every reply line until the agent closes the

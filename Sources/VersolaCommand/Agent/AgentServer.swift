@@ -9,7 +9,15 @@ import Versola
 /// One agent per user: it holds an exclusive `flock` on ``AgentLocation/lockPath`` for its
 /// whole life. A socket file left by an agent that died (nobody listening) is removed and
 /// replaced; a second agent finds the lock taken and exits at once.
+///
+/// Stopping (`versola agent --stop`, SIGTERM, SIGINT, or the idle timeout) stops accepting at
+/// once, ends the `watch` streams, and lets the requests already being answered finish, for at
+/// most ``drainTimeout``, before the socket is removed (R9): work a caller delivered is never
+/// cut off to be run a second time.
 public final class AgentServer: Sendable {
+    /// How long a stopping agent waits for the requests in flight.
+    public static let drainTimeout: Duration = .seconds(30)
+
     /// Why the agent did not start.
     public enum StartFailure: Error, Sendable, Hashable {
         /// Another agent holds the lock and serves this user.
@@ -19,7 +27,10 @@ public final class AgentServer: Sendable {
     }
 
     private struct Activity {
-        var connections = 0
+        /// Connections answering one request (watch streams not counted).
+        var requests = 0
+        /// Open `watch` streams, by descriptor.
+        var watchers: Set<Int32> = []
         var lastActivity = ContinuousClock.now
         var stopping = false
     }
@@ -59,12 +70,14 @@ public final class AgentServer: Sendable {
         close(lock)
     }
 
-    /// Serves until idle or stopped; then removes the socket and releases the lock.
+    /// Serves until idle or stopped; then drains and removes the socket (the lock is released
+    /// when the server goes away).
     public func run() {
+        StopSignals.install()
         while true {
             let waitMilliseconds = activity.withLock { state -> Int32? in
-                if state.stopping { return nil }
-                if state.connections > 0 { return 1000 }
+                if state.stopping || StopSignals.received { return nil }
+                if state.requests > 0 || !state.watchers.isEmpty { return 1000 }
                 let left = state.lastActivity + idleTimeout - ContinuousClock.now
                 if left <= .zero { return nil }
                 return Int32(min(1000, max(1, ErrorReport.milliseconds(left))))
@@ -82,22 +95,42 @@ public final class AgentServer: Sendable {
                 close(connection)
                 continue
             }
-            activity.withLock {
-                $0.connections += 1
-                $0.lastActivity = .now
-            }
             let thread = Thread { [self] in
                 self.serve(connection)
                 close(connection)
-                self.activity.withLock {
-                    $0.connections -= 1
-                    $0.lastActivity = .now
-                }
             }
             thread.stackSize = 512 * 1024
             thread.start()
         }
+        // Stop accepting first: a caller that cannot connect runs the command itself.
         unlink(location.socketPath)
+        drain()
+    }
+
+    /// Ends the watch streams and waits (bounded) for the requests in flight.
+    private func drain() {
+        let watchers = activity.withLock { state -> Set<Int32> in
+            state.stopping = true
+            return state.watchers
+        }
+        for watcher in watchers { shutdown(watcher, Int32(SHUT_RDWR)) }
+        let deadline = ContinuousClock.now + Self.drainTimeout
+        while activity.withLock({ $0.requests > 0 }) && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
+    /// Counts `connection` as a request in flight (or a watcher) while `body` runs.
+    private func tracking(_ connection: Int32, watcher: Bool, _ body: () -> Void) {
+        activity.withLock {
+            if watcher { $0.watchers.insert(connection) } else { $0.requests += 1 }
+            $0.lastActivity = .now
+        }
+        body()
+        activity.withLock {
+            if watcher { $0.watchers.remove(connection) } else { $0.requests -= 1 }
+            $0.lastActivity = .now
+        }
     }
 
     /// Answers the one request of `connection` (or streams states for `watch`).
@@ -114,31 +147,33 @@ public final class AgentServer: Sendable {
             activity.withLock { $0.stopping = true }
             UnixSocket.write(AgentReply.success(["stopping": true]).line, to: connection)
         case .watch:
-            streamStates(of: request.profile, to: connection)
+            tracking(connection, watcher: true) { streamStates(of: request, to: connection) }
         default:
-            let reply = Self.waitFor { [host] in await host.handle(request) }
-            UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
+            tracking(connection, watcher: false) {
+                let reply = Self.waitFor { [host] in await host.handle(request) }
+                UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
+            }
         }
     }
 
-    /// Writes each state change as a reply line until the client hangs up.
-    private func streamStates(of profile: String, to connection: Int32) {
+    /// Writes each state change as a reply line until the client hangs up or the agent stops.
+    private func streamStates(of request: AgentRequest, to connection: Int32) {
         let host = self.host
         let streaming = Task {
             let stream: AsyncStream<SessionState>
             do throws(VersolaError) {
-                stream = try await host.watch(profile)
+                stream = try await host.watch(request)
             } catch {
                 UnixSocket.write(AgentReply.failure(error).line, to: connection)
                 shutdown(connection, Int32(SHUT_RDWR))
                 return
             }
             for await state in stream {
-                let status = await host.status(of: profile, reporting: state)
+                let status = await host.status(of: request, reporting: state)
                 if !UnixSocket.write(AgentReply.success(status).line, to: connection) { break }
             }
         }
-        // The client sends nothing more: a read returning means it hung up.
+        // The client sends nothing more: a read returning means it hung up (or the agent stops).
         var byte: UInt8 = 0
         while recv(connection, &byte, 1, 0) > 0 {}
         streaming.cancel()
@@ -167,5 +202,22 @@ final class Rendezvous<T: Sendable>: Sendable {
     func wait() -> T? {
         done.wait()
         return value.withLock { $0 }
+    }
+}
+
+/// SIGTERM and SIGINT ask the agent to stop the way `versola agent --stop` does.
+enum StopSignals {
+    private static let flag = Atomic<Bool>(false)
+
+    static var received: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() {
+        for signalNumber in [SIGTERM, SIGINT] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in StopSignals.flag.store(true, ordering: .relaxed) }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0  // no SA_RESTART: poll returns EINTR and the loop sees the flag
+            sigaction(signalNumber, &action, nil)
+        }
     }
 }

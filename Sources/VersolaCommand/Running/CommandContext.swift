@@ -24,6 +24,11 @@ public struct CommandContext: Sendable {
     /// The profile worked on.
     var profile: String { invocation.global.profile }
 
+    /// This process's XDG directories.
+    func directories() throws(VersolaError) -> XDGDirectories {
+        try XDGDirectories.current(environment: environment)
+    }
+
     /// The saved profiles.
     func profileFiles() throws(VersolaError) -> ProfileFiles {
         ProfileFiles(configHome: try XDGDirectories.current(environment: environment).configHome.path)

@@ -59,9 +59,13 @@ public enum CommandRunner {
     }
 
     /// Sends `request` to the agent (starting it when needed), or runs it here.
+    /// The request carries this process's XDG directories (S11). It runs here only when it
+    /// could not be delivered to an agent; once delivered, it is never run a second time (R9).
     static func call(_ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true)
         async throws(CommandFailure) -> JSONValue
     {
+        var request = request
+        if request.directories == nil { request.directories = try? context.directories() }
         let reply: AgentReply
         if let client = context.agentClient(), let answer = client.send(request, start: startAgent) {
             reply = answer
@@ -79,7 +83,19 @@ public enum CommandRunner {
     static func reloadAgent(_ context: CommandContext) {
         guard let location = AgentLocation.resolve(environment: context.environment) else { return }
         let client = AgentClient(location: location, executable: nil, environment: context.environment)
-        _ = client.send(AgentRequest(.reload, profile: context.profile), start: false)
+        _ = client.send(AgentRequest(.reload, profile: context.profile, directories: try? context.directories()), start: false)
+    }
+
+    /// Hands a login's access token to a running agent (never starts one), so that `token`
+    /// serves it at once, also for a provider that issues no refresh token.
+    static func handAccessToken(_ token: AccessToken, idToken: String, _ context: CommandContext) {
+        guard !context.invocation.global.noAgent, let location = AgentLocation.resolve(environment: context.environment)
+        else { return }
+        let client = AgentClient(location: location, executable: nil, environment: context.environment)
+        var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": .string(idToken)]
+        if let expiresAt = token.expiresAt { arguments["expiresAt"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
+        let request = AgentRequest(.adopt, profile: context.profile, directories: try? context.directories(), arguments: arguments)
+        _ = client.send(request, start: false)
     }
 
     static func useColor(_ context: CommandContext) -> Bool {
@@ -100,16 +116,17 @@ public enum CommandRunner {
                 return false
             }
         }
-        if let client = context.agentClient(), client.stream(AgentRequest(.watch, profile: context.profile), receive: print) {
+        let request = AgentRequest(.watch, profile: context.profile, directories: try? context.directories())
+        if let client = context.agentClient(), client.stream(request, receive: print) {
             if let failure { throw .versola(failure) }
             return
         }
-        // No agent: follow this process's own session (changes made elsewhere are not seen).
+        // No agent: a session of this process's own, which follows the store like the agent's (S11).
         let host = SessionHost(environment: context.environment)
         let stream: AsyncStream<SessionState>
-        do { stream = try await host.watch(context.profile) } catch { throw .versola(error) }
+        do throws(VersolaError) { stream = try await host.watch(request) } catch { throw .versola(error) }
         for await state in stream {
-            _ = print(.success(await host.status(of: context.profile, reporting: state)))
+            _ = print(.success(await host.status(of: request, reporting: state)))
         }
     }
 

@@ -51,9 +51,22 @@ struct LoginCommand {
             throw .versola(error)
         }
         indicator.stop()
-        CommandRunner.reloadAgent(context)
+        let note = await Self.handOver(session, context: context)
         let status = SessionHost.status(of: session, settings: settings, profile: profile)
         console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
+        if let note, !json { console.err(note) }
+    }
+
+    /// Tells a running agent about the new session and hands it the login's access token, so
+    /// `versola token` serves it at once (and at all, for a provider without refresh tokens).
+    /// Returns a note for a session that will need a new login when its access token expires.
+    static func handOver(_ session: Session, context: CommandContext) async -> String? {
+        CommandRunner.reloadAgent(context)
+        guard let token = try? await session.currentAccessToken(), let idToken = await session.idToken() else { return nil }
+        CommandRunner.handAccessToken(token, idToken: idToken, context)
+        guard !token.renewable else { return nil }
+        let when = token.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? " when its access token expires"
+        return "The provider gave no refresh token: this session ends\(when); then run versola login again.\n"
     }
 
     private func browser(for settings: ProfileSettings) -> any BrowserLauncher {
@@ -90,7 +103,7 @@ struct LoginCommand {
                 store: storage.store, browser: NoBrowser())
             await session.start()
             try await session.deliverRedirect(url)
-            CommandRunner.reloadAgent(context)
+            _ = await handOver(session, context: context)
             let status = SessionHost.status(of: session, settings: settings, profile: context.profile)
             context.console.out(
                 context.invocation.global.json

@@ -2,26 +2,39 @@ import Foundation
 import Versola
 import VersolaJOSE
 
-/// Holds one ``Session`` per profile and answers ``AgentRequest``s with it. The session agent
-/// runs one host for the user (so access tokens stay in memory across commands, P4, and
-/// concurrent callers share one refresh, T2); a command run with `--no-agent` uses a host of
-/// its own, backed by the same store and its cross-process lock.
+/// Holds one ``Session`` per profile location and answers ``AgentRequest``s with it. The
+/// session agent runs one host for the user (so access tokens stay in memory across commands,
+/// P4, and concurrent callers share one refresh, T2); a command run with `--no-agent` uses a
+/// host of its own, backed by the same store and its cross-process lock.
+///
+/// A profile location is the caller's config and state directories and the profile name
+/// (S11): two callers with different `XDG_CONFIG_HOME` or `XDG_STATE_HOME` never share a
+/// session. Each session follows its store, so a login, refresh or logout by any other
+/// process is seen without asking the provider.
 public actor SessionHost {
+    /// Where one profile lives.
+    public struct Location: Sendable, Hashable {
+        /// The caller's XDG directories.
+        public var directories: XDGDirectories
+        /// The profile name.
+        public var profile: String
+    }
+
     private let environment: [String: String]
     private let engine: EngineEnvironment?
-    /// One profile's session and whether its restore from disk finished.
+    /// One profile's session, and the restore that makes it ready.
     private struct Entry {
         var session: Session
         var settings: ProfileSettings
-        var restoring: Task<Void, Never>
-        var restored = false
+        var ready: Task<Void, Never>
     }
 
-    private var entries: [String: Entry] = [:]
-    private var forwarders: [String: Task<Void, Never>] = [:]
-    private var watchers: [String: [UUID: AsyncStream<SessionState>.Continuation]] = [:]
+    private var entries: [Location: Entry] = [:]
+    private var forwarders: [Location: Task<Void, Never>] = [:]
+    private var watchers: [Location: [UUID: AsyncStream<SessionState>.Continuation]] = [:]
+    private var lastBroadcast: [Location: SessionState] = [:]
 
-    /// Creates a host reading profiles and stores under the XDG directories of `environment`.
+    /// Creates a host; requests without directories use the XDG directories of `environment`.
     /// - Parameter engine: the engine environment for new sessions (the system's when nil).
     public init(environment: [String: String], engine: EngineEnvironment? = nil) {
         self.environment = environment
@@ -37,114 +50,126 @@ public actor SessionHost {
         }
     }
 
+    /// The location a request speaks for.
+    public func location(of request: AgentRequest) throws(VersolaError) -> Location {
+        if let directories = request.directories { return Location(directories: directories, profile: request.profile) }
+        return Location(directories: try XDGDirectories.current(environment: environment), profile: request.profile)
+    }
+
     private func perform(_ request: AgentRequest) async throws(VersolaError) -> JSONValue {
-        let profile = request.profile
         switch request.operation {
         case .ping, .stop:
             return ["pid": .integer(Int64(getpid()))]
         case .reload:
-            forget(profile)
-            return ["reloaded": .string(profile)]
-        case .status:
-            let (session, settings) = try await session(for: profile)
-            return Self.status(of: session, settings: settings, profile: profile)
+            let (session, _) = try await session(for: location(of: request))
+            await session.reloadFromStore()
+            return ["reloaded": .string(request.profile)]
+        case .adopt:
+            let (session, _) = try await session(for: location(of: request))
+            let arguments = request.arguments
+            guard let value = arguments["accessToken"]?.string, let idToken = arguments["idToken"]?.string else {
+                throw .configuration(.invalidConfiguration("malformed adopt request"))
+            }
+            let expiresAt = arguments["expiresAt"]?.int64.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            let adopted = await session.adoptAccessToken(value, expiresAt: expiresAt, idToken: idToken)
+            return ["adopted": .bool(adopted)]
+        case .status, .watch:
+            // A single answer to `watch` is the current status; streams go through ``watch(_:)``.
+            let location = try location(of: request)
+            let (session, settings) = try await session(for: location)
+            return Self.status(of: session, settings: settings, profile: location.profile)
         case .token:
-            let (session, settings) = try await session(for: profile)
+            let (session, _) = try await session(for: location(of: request))
             let force = request.arguments["forceRefresh"]?.bool ?? false
-            let token = try await session.accessToken(forceRefresh: force)
+            let token = try await session.currentAccessToken(forceRefresh: force)
+            let expiry = token.expiresAt.map { Int64($0.timeIntervalSince1970) } ?? AccessTokenExpiry.expiry(of: token.value)
             return [
-                "accessToken": .string(token), "tokenType": .string(settings.usesDPoP ? "DPoP" : "Bearer"),
-                "expiresAt": AccessTokenExpiry.expiry(of: token).map { .integer($0) } ?? .null,
+                "accessToken": .string(token.value), "tokenType": .string(token.tokenType == .dpop ? "DPoP" : "Bearer"),
+                "expiresAt": expiry.map { .integer($0) } ?? .null,
             ]
         case .userInfo:
-            let (session, _) = try await session(for: profile)
+            let (session, _) = try await session(for: location(of: request))
             let info = try await session.userInfo()
             return .object(info.claims)
         case .request:
-            let (session, _) = try await session(for: profile)
+            let (session, _) = try await session(for: location(of: request))
             let httpRequest = try RequestCoding.decodeRequest(request.arguments)
             let response = try await session.send(httpRequest)
             return RequestCoding.encode(response)
         case .logout:
-            let (session, _) = try await session(for: profile)
+            let (session, _) = try await session(for: location(of: request))
             await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
             return ["state": .string(session.state.rawValue)]
-        case .watch:
-            // Answered by ``watch(_:)``; a single answer is the current status.
-            let (session, settings) = try await session(for: profile)
-            return Self.status(of: session, settings: settings, profile: profile)
         }
     }
 
-    /// The profile's session, restored from its store on first use (and again while it is
-    /// signed out, so that a login by another process is picked up).
-    public func session(for profile: String) async throws(VersolaError) -> (Session, ProfileSettings) {
-        let files = try ProfileFiles(configHome: XDGDirectories.current(environment: environment).configHome.path)
-        let settings = try files.require(profile)
-        if let entry = entries[profile], entry.settings == settings {
-            if !entry.restored {
-                // Another request is restoring it right now: share that session (T2).
-                await entry.restoring.value
-                return (entry.session, settings)
-            }
-            if entry.session.state != .unauthenticated { return (entry.session, settings) }
+    /// The location's session, restored from its store on first use and kept while the
+    /// profile's settings stay the same (it follows the store by itself).
+    public func session(for location: Location) async throws(VersolaError) -> (Session, ProfileSettings) {
+        let files = ProfileFiles(configHome: location.directories.configHome.path)
+        let settings = try files.require(location.profile)
+        if let entry = entries[location], entry.settings == settings {
+            // Another request may be restoring it right now: share that session (T2).
+            await entry.ready.value
+            return (entry.session, settings)
         }
-        let storage = try SessionStorage.standard(profile: profile, environment: environment)
+        let storage = try SessionStorage(
+            profile: location.profile, directories: location.directories, environment: environment)
         let session = try Session(
-            configuration: SessionConfiguration(client: settings.clientConfiguration, profile: profile),
+            configuration: SessionConfiguration(client: settings.clientConfiguration, profile: location.profile),
             store: storage.store, environment: engine, browser: NoBrowser())
-        let restoring = Task { await session.start() }
-        entries[profile] = Entry(session: session, settings: settings, restoring: restoring)
-        install(session, for: profile)
-        await restoring.value
-        if entries[profile]?.session === session { entries[profile]?.restored = true }
+        let ready = Task { await session.start() }
+        entries[location] = Entry(session: session, settings: settings, ready: ready)
+        install(session, for: location)
+        await ready.value
         return (session, settings)
     }
 
-    private func install(_ session: Session, for profile: String) {
-        forwarders[profile]?.cancel()
+    private func install(_ session: Session, for location: Location) {
+        forwarders[location]?.cancel()
         let stream = session.states()
-        forwarders[profile] = Task { [weak self] in
+        forwarders[location] = Task { [weak self] in
             for await state in stream {
-                await self?.broadcast(state, profile: profile)
+                await self?.broadcast(state, location: location)
             }
         }
     }
 
-    private func forget(_ profile: String) {
-        forwarders[profile]?.cancel()
-        forwarders[profile] = nil
-        entries[profile] = nil
+    /// Sends a state to the location's watchers, never the same value twice in a row (T6),
+    /// also when a session was replaced by one in the same state.
+    private func broadcast(_ state: SessionState, location: Location) {
+        guard lastBroadcast[location] != state else { return }
+        lastBroadcast[location] = state
+        for continuation in watchers[location, default: [:]].values { continuation.yield(state) }
     }
 
-    private func broadcast(_ state: SessionState, profile: String) {
-        for continuation in watchers[profile, default: [:]].values { continuation.yield(state) }
-    }
-
-    /// Every state change of `profile`'s session, including across sessions replaced after
-    /// a login elsewhere (S3). The first value is the current state.
-    public func watch(_ profile: String) async throws(VersolaError) -> AsyncStream<SessionState> {
-        let (session, _) = try await session(for: profile)
+    /// Every state change of the request's profile, including those made by other processes
+    /// (S3, S11). The first value is the current state.
+    public func watch(_ request: AgentRequest) async throws(VersolaError) -> AsyncStream<SessionState> {
+        let location = try location(of: request)
+        let (session, _) = try await session(for: location)
         let identifier = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
-        continuation.yield(session.state)
-        watchers[profile, default: [:]][identifier] = continuation
+        let current = lastBroadcast[location] ?? session.state
+        lastBroadcast[location] = current
+        continuation.yield(current)
+        watchers[location, default: [:]][identifier] = continuation
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.stopWatching(identifier, profile: profile) }
+            Task { await self?.stopWatching(identifier, location: location) }
         }
         return stream
     }
 
-    private func stopWatching(_ identifier: UUID, profile: String) {
-        watchers[profile]?[identifier] = nil
+    private func stopWatching(_ identifier: UUID, location: Location) {
+        watchers[location]?[identifier] = nil
     }
 
-    /// The status object of `profile` with `state` as the state (a watched change).
-    func status(of profile: String, reporting state: SessionState) async -> JSONValue {
-        guard let (session, settings) = try? await session(for: profile) else {
-            return ["profile": .string(profile), "state": .string(state.rawValue)]
+    /// The status object of the request's profile with `state` as the state (a watched change).
+    func status(of request: AgentRequest, reporting state: SessionState) async -> JSONValue {
+        guard let location = try? location(of: request), let (session, settings) = try? await session(for: location) else {
+            return ["profile": .string(request.profile), "state": .string(state.rawValue)]
         }
-        return Self.status(of: session, settings: settings, profile: profile, state: state)
+        return Self.status(of: session, settings: settings, profile: location.profile, state: state)
     }
 
     /// The status object: profile, state, whether signed in, the user, issuer and client.

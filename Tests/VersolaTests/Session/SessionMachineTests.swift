@@ -236,7 +236,7 @@ import VersolaJOSE
         var machine = SessionMachine()
         let token = HeldAccessToken(value: "access", expiresIn: .seconds(600), mintedAt: .zero)
         machine.handle(.restored(.grant(Self.grant(), refreshing: false, hasPendingRequest: false)))
-        machine.handle(.accessTokenHeld(token))
+        machine.handle(.accessTokenHeld(token, expiresAt: nil))
         #expect(machine.heldGrant?.token == token)
         machine.handle(.storeChanged(.grant(Self.grant(), refreshing: false, hasPendingRequest: false)))
         #expect(machine.heldGrant?.token == token)
