@@ -136,4 +136,39 @@ struct LoginFailureTests {
         #expect(outcome.stdout.contains("Signed in as Alice Example"))
         #expect(await cli.requestCount(.token) == 1, "only the genuine code was exchanged")
     }
+
+    @Test("L2 P11 P9: handle-redirect from another process finishes a re-login; the profile changes only then, and a second delivery exchanges nothing")
+    func handleRedirectForARelogin() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        try await cli.login()
+        let before = try #require(FileManager.default.contents(atPath: profilePath(cli)))
+        let captured = cli.home.path + "/url"
+        let stem = cli.home.path + "/relogin"
+        let login = try cli.spawn(
+            CLIHarness.executable,
+            ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--scope", "openid offline_access profile",
+             "--browser-command", "sh -c 'echo \"$0\" > \(captured)' %s"],
+            stem: stem)
+        let url = try #require(await cli.contents(of: captured, containing: "\n")).trimmingBlanks
+        let redirect = try #require(try await cli.finalRedirect(from: url.replacingOccurrences(of: "\n", with: "")))
+        #expect(FileManager.default.contents(atPath: profilePath(cli)) == before, "unchanged while the login waits")
+        let handed = try await cli.run(["handle-redirect", redirect])
+        #expect(handed.status == 0, "\(handed.stderr)")
+        #expect(handed.stdout.contains("Handed the redirect"))
+        let outcome = await cli.finished(login, stem: stem)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Signed in as Alice Example"))
+        let after = try #require(FileManager.default.contents(atPath: profilePath(cli)))
+        #expect(after != before, "the re-login's settings are saved once it succeeded")
+        #expect(String(decoding: after, as: UTF8.self).contains("profile"))
+        #expect(!FileManager.default.fileExists(atPath: profilePath(cli) + "+pending"))
+        let exchanges = await cli.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "authorization_code" }
+        #expect(exchanges.count == 2)
+        // The same redirect again: nothing waits for it and nothing is exchanged.
+        #expect(try await cli.run(["handle-redirect", redirect]).status == 3)
+        let later = await cli.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "authorization_code" }
+        #expect(later.count == 2)
+        #expect(try await cli.run(["token"]).status == 0)
+    }
 }

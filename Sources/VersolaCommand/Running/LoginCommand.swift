@@ -100,6 +100,12 @@ struct LoginCommand {
             let pendingProfile = PendingProfile(files: try context.profileFiles(), profile: context.profile)
             let (settings, fromPending) = try pendingProfile.settingsForRedirect()
             let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
+            let waiting = try await RedirectHandOver.toWaitingLogin(
+                url, store: storage.store, redirect: settings.clientConfiguration.redirect)
+            if waiting == .handed {
+                context.console.out(RedirectHandOver.handedText(json: context.invocation.global.json))
+                return
+            }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration, profile: context.profile),
                 store: storage.store, browser: NoBrowser())
