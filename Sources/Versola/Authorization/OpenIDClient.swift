@@ -98,7 +98,10 @@ public actor OpenIDClient {
         if bindsDPoP(metadata) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
         let listener = try LoopbackListener.start(configuration.redirect)
         activeListener = listener
-        defer { Task { await listener.stop() } }
+        defer {
+            if activeListener === listener { activeListener = nil }
+            Task { await listener.stop() }
+        }
         let pending = newPendingAuthorization(redirectURI: listener.redirectURI, parameters: parameters, dpopKey: key)
         listener.expect(state: pending.state)
         let query = authorizationQuery(pending: pending, parameters: parameters)
