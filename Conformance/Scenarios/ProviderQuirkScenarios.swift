@@ -57,6 +57,32 @@ import VersolaTestIdP
         await rig.stop()
     }
 
+    @Test("E8 S7 T5: a proxy's HTML 400 to a refresh is recoverable(server) and keeps the session")
+    func proxyPageOnRefresh() async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        let stored = try await rig.storage.store.load()?.refreshToken
+        let page = "<html><head><title>400 Bad Request</title></head><body><center>nginx</center></body></html>"
+        await rig.idp.provider.arm(
+            TestFaultRule(.token, .respond(status: 400, headers: ["Content-Type": "text/html"], body: page)))
+        do {
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            Issue.record("a refresh answered by an error page succeeded")
+        } catch {
+            guard case .recoverable(.server(let failure)) = error else {
+                Issue.record("expected recoverable(server), got \(error)")
+                return
+            }
+            #expect(failure.status == 400)
+        }
+        #expect(rig.session.state == .authenticated)
+        #expect(try await rig.storage.store.load()?.refreshToken == stored, "the refresh token is kept")
+        // The page was the proxy's, not the provider's: the next refresh goes through.
+        #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
+        await rig.stop()
+    }
+
     @Test("A9: a revocation answered 401 is sent once more, authenticated with the grant's access token")
     func revocationAuthenticatedAfter401() async throws {
         let rig = try await EngineRig()

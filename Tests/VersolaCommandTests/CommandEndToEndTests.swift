@@ -268,6 +268,10 @@ struct LoginInteractionTests {
         let handed = try await cli.run(["handle-redirect", "--json", redirect])
         #expect(handed.status == 0, "\(handed.stderr)")
         #expect(try JSONValue(parsing: handed.stdout)["state"] == "authenticated")
+        // P11: the login's settings became the profile only now that it succeeded.
+        let profile = cli.home.path + "/config/versola/profiles/default.json"
+        #expect(FileManager.default.fileExists(atPath: profile))
+        #expect(!FileManager.default.fileExists(atPath: profile + "+pending"))
         #expect(try await cli.run(["token"]).status == 0)
         // The same redirect again: the pending request is gone.
         #expect(try await cli.run(["handle-redirect", redirect]).status == 3)

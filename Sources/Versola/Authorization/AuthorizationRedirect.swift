@@ -41,6 +41,12 @@ public struct AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible
     /// Whether it looks like an authorization response at all (has a code or an error).
     public var isAuthorizationResponse: Bool { code != nil || error != nil }
 
+    /// Whether its `state` is `expected` (compared in constant time); false without a `state`.
+    public func carries(state expected: String) -> Bool {
+        guard let state else { return false }
+        return constantTimeEqual(Array(state.utf8), Array(expected.utf8))
+    }
+
     /// Validates the redirect against the pending request (A5, E12) and returns the code.
     ///
     /// Order: `state` first (a mismatch says nothing trustworthy, even an error), then
@@ -56,7 +62,7 @@ public struct AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible
     public func validatedCode(for pending: PendingAuthorization, issuerParameterRequired: Bool) throws(VersolaError)
         -> String
     {
-        guard let state, constantTimeEqual(Array(state.utf8), Array(pending.state.utf8)) else { throw .configuration(.stateMismatch) }
+        guard carries(state: pending.state) else { throw .configuration(.stateMismatch) }
         if let issuer {
             guard issuer == pending.issuer else { throw .configuration(.issuerMismatch) }
         } else if issuerParameterRequired {

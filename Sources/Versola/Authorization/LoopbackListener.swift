@@ -1,17 +1,25 @@
 import Foundation
 import Synchronization
 
-/// The loopback redirect listener of RFC 8252 §7.3 (A4): binds `127.0.0.1` (or `[::1]`)
+/// The loopback redirect listener of RFC 8252 §7.3 (A4, L6): binds `127.0.0.1` (or `[::1]`)
 /// on an ephemeral or fixed port, builds the redirect URI from the address actually bound,
-/// and accepts exactly one authorization response on its path. Every other request gets a
-/// 404 and does not consume it. The browser is shown a short page: success, or what went
-/// wrong in words, never a secret.
+/// and completes the wait with exactly one authorization response: the one on its path whose
+/// `state` is the one set with ``expect(state:)``.
+///
+/// Any other request leaves it waiting and gets an error page: another path, a response with
+/// another `state` or none (a forged one, or a bare `?error=` from a web page), a second
+/// response, and any request whose `Host` is not the address and port listened on (DNS
+/// rebinding). Connections are bounded in time, and when many are open the oldest make room,
+/// so idle or slow connections cannot keep the browser's out. Every page is sent with
+/// `Cache-Control: no-store`, `Referrer-Policy: no-referrer` and `X-Frame-Options: DENY`, and
+/// says what happened in words, never a secret.
 ///
 /// A redirect may also be handed in from elsewhere (pasted by the person, or delivered by
-/// another process, L2) with ``deliver(_:)``; whichever comes first wins.
+/// another process, L2) with ``offer(_:)``; whichever valid one comes first wins.
 ///
 /// ```swift
 /// let listener = try LoopbackListener.start(LoopbackRedirect())
+/// listener.expect(state: pending.state)
 /// // open the browser on an authorization URL carrying listener.redirectURI …
 /// let redirect = try await listener.waitForRedirect(timeout: .seconds(300), clock: SystemClock())
 /// ```
@@ -22,7 +30,14 @@ public final class LoopbackListener: Sendable {
     private let outcome: Mutex<Outcome>
     private let path: String
 
+    /// The bounds on the listener's connections: a request is small, a connection lives at
+    /// most 10 s (5 s between bytes), and up to 512 may be open, the oldest closed for a new one.
+    static let limits = HTTPServerLimits(
+        maxRequestLineBytes: 8192, maxHeaderCount: 64, maxHeaderBytes: 16384, maxBodyBytes: 0,
+        readTimeout: .seconds(5), maxConnections: 512, connectionLifetime: .seconds(10), dropsOldestWhenFull: true)
+
     private struct Outcome {
+        var expectedState: String?
         var delivered: AuthorizationRedirect?
         var finished: VersolaError?
         var waiter: CheckedContinuation<AuthorizationRedirect, any Error>?
@@ -44,9 +59,9 @@ public final class LoopbackListener: Sendable {
         let server: HTTPServer
         do {
             server = try HTTPServer.start(
-                address: redirect.address == .ipv6 ? .ipv6Loopback : .ipv4Loopback, port: redirect.port
+                address: redirect.address == .ipv6 ? .ipv6Loopback : .ipv4Loopback, port: redirect.port, limits: limits
             ) { request in
-                box.listener?.answer(request) ?? .respond(HTTPServerResponse(status: 404))
+                box.listener?.answer(request) ?? .respond(LoopbackPage.notFound)
             }
         } catch {
             if case .addressInUse = error {
@@ -60,41 +75,62 @@ public final class LoopbackListener: Sendable {
         return listener
     }
 
-    /// Decides what the browser sees and records the first authorization response.
-    private func answer(_ request: HTTPServerRequest) -> HTTPServerAction {
-        guard request.method == "GET", request.path == path else {
-            return .respond(HTTPServerResponse(status: 404, headers: ["Content-Type": "text/plain"], body: Array("Not found.\n".utf8)))
-        }
-        let redirect = AuthorizationRedirect(query: request.query ?? "")
-        guard redirect.isAuthorizationResponse, accept(redirect) else {
-            return .respond(HTTPServerResponse(status: 404, headers: ["Content-Type": "text/plain"], body: Array("Not found.\n".utf8)))
-        }
-        let page = redirect.error == nil ? RedirectPage.received : RedirectPage.refused(redirect.error ?? "")
-        return .respond(.html(page))
+    /// Sets the `state` of the authorization request in progress: only a response carrying it
+    /// completes the wait. Before it is set, every response is refused.
+    public func expect(state: String) {
+        outcome.withLock { $0.expectedState = state }
     }
 
-    /// Takes a redirect if none was taken yet; false when one already was.
-    private func accept(_ redirect: AuthorizationRedirect) -> Bool {
-        let waiter = outcome.withLock { state -> CheckedContinuation<AuthorizationRedirect, any Error>?? in
-            guard state.delivered == nil, state.finished == nil else { return .none }
+    /// Decides what the browser sees and records the matching authorization response.
+    private func answer(_ request: HTTPServerRequest) -> HTTPServerAction {
+        guard LoopbackHost.matches(request.headers["Host"], address: server.address, port: server.port) else {
+            return .respond(LoopbackPage.wrongHost)
+        }
+        guard request.method == "GET", request.path == path else { return .respond(LoopbackPage.notFound) }
+        switch take(AuthorizationRedirect(query: request.query ?? "")) {
+        case .accepted(let redirect):
+            return .respond(redirect.error.map(LoopbackPage.refused) ?? LoopbackPage.received)
+        case .refused(let refusal):
+            return .respond(LoopbackPage.page(for: refusal))
+        }
+    }
+
+    /// What became of a redirect handed to the listener.
+    private enum Taking {
+        case accepted(AuthorizationRedirect)
+        case refused(RedirectRefusal)
+    }
+
+    /// Takes `redirect` when it is the response to the request in progress and none was taken.
+    private func take(_ redirect: AuthorizationRedirect) -> Taking {
+        guard redirect.isAuthorizationResponse else { return .refused(.notAResponse) }
+        let result = outcome.withLock { state -> (waiter: CheckedContinuation<AuthorizationRedirect, any Error>?, refusal: RedirectRefusal?) in
+            guard state.delivered == nil, state.finished == nil else { return (nil, .alreadyFinished) }
+            guard let expected = state.expectedState, redirect.carries(state: expected) else { return (nil, .otherRequest) }
             state.delivered = redirect
             let waiter = state.waiter
             state.waiter = nil
-            return .some(waiter)
+            return (waiter, nil)
         }
-        guard let waiter else { return false }
-        waiter?.resume(returning: redirect)
-        return true
+        if let refusal = result.refusal { return .refused(refusal) }
+        result.waiter?.resume(returning: redirect)
+        return .accepted(redirect)
     }
 
     /// Hands in a redirect URL obtained elsewhere (pasted, or from another process).
-    /// - Returns: false when a redirect was already taken or the wait ended.
+    /// - Returns: nil when it completed the wait, else why it was refused (the wait goes on
+    ///   unless it had already ended).
+    public func offer(_ redirectURL: String) -> RedirectRefusal? {
+        guard let redirect = try? AuthorizationRedirect(url: redirectURL) else { return .notAResponse }
+        if case .refused(let refusal) = take(redirect) { return refusal }
+        return nil
+    }
+
+    /// Hands in a redirect URL obtained elsewhere; see ``offer(_:)``.
+    /// - Returns: false when it was refused.
     @discardableResult
     public func deliver(_ redirectURL: String) -> Bool {
-        guard let redirect = try? AuthorizationRedirect(url: redirectURL), redirect.isAuthorizationResponse else {
-            return false
-        }
-        return accept(redirect)
+        offer(redirectURL) == nil
     }
 
     /// Ends the wait because the person cancelled: the waiter fails `userCancelled` (E7).
@@ -162,30 +198,4 @@ private final class ListenerBox: Sendable {
     private let stored = Mutex<LoopbackListener?>(nil)
     var listener: LoopbackListener? { stored.withLock { $0 } }
     func set(_ listener: LoopbackListener) { stored.withLock { $0 = listener } }
-}
-
-/// The pages the browser sees after the redirect.
-enum RedirectPage {
-    static let received = page(
-        title: "Signed in", text: "You are signed in. You can close this window and return to your application.")
-
-    static func refused(_ code: String) -> String {
-        let reason: String
-        switch code {
-        case "access_denied": reason = "The sign-in was cancelled or refused."
-        case "login_required", "interaction_required", "consent_required", "account_selection_required":
-            reason = "The provider needs you to sign in interactively."
-        default: reason = "The provider could not complete the sign-in."
-        }
-        return page(title: "Sign-in not completed", text: reason + " You can close this window and return to your application.")
-    }
-
-    private static func page(title: String, text: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
-        <style>body{font-family:sans-serif;max-width:32rem;margin:4rem auto;text-align:center}</style></head>
-        <body><h1>\(title)</h1><p>\(text)</p></body></html>
-        """
-    }
 }

@@ -25,6 +25,9 @@ public actor OpenIDClient {
     private let discovery: DiscoveryClient
     private var keys: JWKSCache?
     private var activeListener: LoopbackListener?
+    /// Logins in progress, and whether the person cancelled before one had its listener.
+    private var loginsInProgress = 0
+    private var cancelRequested = false
 
     /// Creates the engine after validating the configuration (R2): nothing is sent before.
     /// - Parameters:
@@ -78,6 +81,11 @@ public actor OpenIDClient {
         onPending: (@Sendable (PendingAuthorization) async throws(VersolaError) -> Void)? = nil,
         present: (@Sendable (AuthorizationPrompt) async -> Void)? = nil
     ) async throws(VersolaError) -> Grant {
+        loginsInProgress += 1
+        defer {
+            loginsInProgress -= 1
+            if loginsInProgress == 0 { cancelRequested = false }
+        }
         let before = try newBudget()
         let metadata = try await discovery.metadata(budget: before)
         try metadata.checkSupports(configuration)
@@ -90,8 +98,12 @@ public actor OpenIDClient {
         if bindsDPoP(metadata) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
         let listener = try LoopbackListener.start(configuration.redirect)
         activeListener = listener
-        defer { Task { await listener.stop() } }
+        defer {
+            if activeListener === listener { activeListener = nil }
+            Task { await listener.stop() }
+        }
         let pending = newPendingAuthorization(redirectURI: listener.redirectURI, parameters: parameters, dpopKey: key)
+        listener.expect(state: pending.state)
         let query = authorizationQuery(pending: pending, parameters: parameters)
         let url: String
         if metadata.usesPushedAuthorization(for: configuration), let endpoint = metadata.pushedAuthorizationRequestEndpoint {
@@ -101,6 +113,8 @@ public actor OpenIDClient {
             url = Self.appending(query, to: metadata.authorizationEndpoint)
         }
         try await onPending?(pending)
+        // E7: a cancel that came while the request was being prepared opens no browser.
+        if cancelRequested { throw .recoverable(.userCancelled) }
         let opened = await browser.open(url)
         await present?(AuthorizationPrompt(url: url, browserOpened: opened, redirectURI: listener.redirectURI))
         let redirect = try await listener.waitForRedirect(timeout: timeout, clock: environment.clock)
@@ -111,14 +125,26 @@ public actor OpenIDClient {
     }
 
     /// Hands a redirect URL to the login in progress (pasted by the person, L2).
-    /// - Returns: false when no login waits or it already has its redirect.
+    /// - Returns: false when no login waits, it already has its redirect, or the URL is not
+    ///   its response (see ``offerRedirect(_:)``).
     @discardableResult
     public func deliverRedirect(_ url: String) -> Bool {
-        activeListener?.deliver(url) ?? false
+        offerRedirect(url) == nil
     }
 
-    /// Cancels the login in progress on the person's behalf (`userCancelled`, E7).
+    /// Hands a redirect URL to the login in progress and says why it was not taken: a URL
+    /// that is not this login's response (another `state`, A4) leaves the login waiting.
+    /// - Returns: nil when the login took it.
+    public func offerRedirect(_ url: String) -> RedirectRefusal? {
+        guard let activeListener else { return .noLoginWaiting }
+        return activeListener.offer(url)
+    }
+
+    /// Cancels the login in progress on the person's behalf (`userCancelled`, E7), also one
+    /// still preparing its request (it then opens no browser). Does nothing when no login runs
+    /// or its redirect already arrived.
     public func cancelLogin() {
+        if loginsInProgress > 0 { cancelRequested = true }
         activeListener?.cancel()
     }
 

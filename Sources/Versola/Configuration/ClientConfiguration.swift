@@ -33,6 +33,8 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var clockTolerance: Duration
     /// ID token signature algorithms accepted (A7); never `none` nor HMAC.
     public var idTokenAlgorithms: Set<SignatureAlgorithm>
+    /// The provider workarounds in force (all on by default); see ``ProviderQuirks``.
+    public var providerQuirks = ProviderQuirks()
 
     /// The largest clock tolerance accepted.
     public static let maximumClockTolerance: Duration = .seconds(300)

@@ -73,8 +73,14 @@ extension Session {
 
     /// Delivers a redirect to the login in progress or to a pending request restored from
     /// disk (P2, L2): pasted by the person, or handed over by another process.
+    /// - Throws: `.configuration(.stateMismatch)` for a response to another sign-in while this
+    ///   process's login waits (the login goes on waiting, A4); the login's errors otherwise.
     public func deliverRedirect(_ url: String) async throws(VersolaError) {
-        if await client.deliverRedirect(url) { return }
+        switch await client.offerRedirect(url) {
+        case nil, .alreadyFinished?: return
+        case .noLoginWaiting?: break
+        case .otherRequest?, .notAResponse?: throw .configuration(.stateMismatch)
+        }
         try checkUnlocked()
         guard let pending = machine.pendingRequest, state == .authorizing else {
             throw .recoverable(.pendingRequestExpired)

@@ -17,18 +17,23 @@ public struct TokenEndpoint: Sendable {
     public let url: URL
     /// The public client's `client_id`.
     public let clientID: String
+    /// The provider workarounds applied to the answers.
+    public let quirks: ProviderQuirks
     private let sender: EndpointSender
 
     /// Creates an endpoint from its URL.
-    public init(url: URL, clientID: String, sender: EndpointSender) {
+    public init(url: URL, clientID: String, sender: EndpointSender, quirks: ProviderQuirks = ProviderQuirks()) {
         self.url = url
         self.clientID = clientID
         self.sender = sender
+        self.quirks = quirks
     }
 
     /// Creates the endpoint the provider advertises, for the configured client.
     public init(metadata: ProviderMetadata, configuration: ClientConfiguration, sender: EndpointSender) {
-        self.init(url: metadata.tokenEndpoint, clientID: configuration.clientID, sender: sender)
+        self.init(
+            url: metadata.tokenEndpoint, clientID: configuration.clientID, sender: sender,
+            quirks: configuration.providerQuirks)
     }
 
     /// Exchanges an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). Sent once, never
@@ -66,9 +71,9 @@ public struct TokenEndpoint: Sendable {
     ///   - dpopKey: the grant's DPoP key; the request then carries a proof.
     /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
-    ///   `.reauthenticate(.grantRejected)`, and so is a 400 without an OAuth error body, which
-    ///   some providers send for a refused refresh token); `.recoverable` when nothing usable
-    ///   answered.
+    ///   `.reauthenticate(.grantRejected)`, and so is an empty-bodied 400 while
+    ///   ``ProviderQuirks/emptyBadRequestRefusesRefreshToken`` is on); `.recoverable` when
+    ///   nothing usable answered, a 400 without an OAuth error body included.
     public func refresh(
         refreshToken: String, scope: String? = nil, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> TokenResponse {
@@ -92,10 +97,7 @@ public struct TokenEndpoint: Sendable {
             let code = oauthError?.description ?? "no OAuth error body"
             sender.environment.log.record(
                 VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
-            if kind == .refresh, response.status == 400, oauthError == nil {
-                // Provider quirk (glewlwyd): a refused refresh token (revoked, reused, expired)
-                // is a bare 400. The request itself is well formed, so the refresh token is what
-                // was refused; sending it again can never succeed, so it reads as invalid_grant.
+            if kind == .refresh, oauthError == nil, quirks.refusesRefreshToken(response) {
                 throw .reauthenticate(.grantRejected)
             }
             throw OAuthErrorResponse.versolaError(for: response, budget: budget)

@@ -68,6 +68,8 @@ public enum ErrorReport {
     public static func sentence(for error: VersolaError, profile: String) -> String {
         let flag = profile == "default" ? "" : " --profile \(profile)"
         switch error {
+        case .recoverable(.userCancelled):
+            return "sign-in cancelled; nothing changed"
         case .recoverable(.unlockRequired):
             return "the session store is locked; unlock it and try again"
         case .recoverable(.server(let failure)):

@@ -120,6 +120,7 @@ public enum HelpText {
 
         Delivers the final redirect URL of a login (pasted from the browser, or handed over by a
         URL handler) to the pending login of the profile. It is validated against the stored request.
+        A re-login still waiting in versola login is handed the redirect and finishes there.
         """
 
     static let verify = """

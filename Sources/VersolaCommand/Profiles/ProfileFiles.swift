@@ -26,7 +26,11 @@ public struct ProfileFiles: Sendable, Hashable {
     /// The saved settings, or nil when the profile was never saved.
     /// - Throws: `.configuration(.invalidConfiguration)` for an unreadable or invalid file.
     public func load(_ profile: String) throws(VersolaError) -> ProfileSettings? {
-        let path = try path(of: profile)
+        try read(at: try path(of: profile))
+    }
+
+    /// The settings in the file at `path` (in this directory), or nil when there is none.
+    func read(at path: String) throws(VersolaError) -> ProfileSettings? {
         guard let data = FileManager.default.contents(atPath: path) else {
             if FileManager.default.fileExists(atPath: path) {
                 throw .configuration(.invalidConfiguration("cannot read \(path)"))
@@ -55,7 +59,12 @@ public struct ProfileFiles: Sendable, Hashable {
     /// Saves `settings` as `profile`.
     /// - Throws: `.configuration(.invalidConfiguration)` when the file cannot be written.
     public func save(_ settings: ProfileSettings, as profile: String) throws(VersolaError) {
-        let path = try path(of: profile)
+        try write(settings, to: try path(of: profile))
+    }
+
+    /// Writes `settings` to the file at `path` (in this directory) atomically, making the
+    /// directories as needed.
+    func write(_ settings: ProfileSettings, to path: String) throws(VersolaError) {
         let parent = String(directory.dropLast("/profiles".count))
         for folder in [parent, directory] {
             if mkdir(folder, 0o700) != 0, errno != EEXIST {

@@ -15,13 +15,21 @@ struct LoginCommand {
         let profile = context.profile
         let settings: ProfileSettings
         let session: Session
+        let pendingProfile: PendingProfile
         do throws(VersolaError) {
             let files = try context.profileFiles()
             settings = try ProfileSettings.merging(options, over: try files.load(profile), profile: profile)
             try settings.clientConfiguration.validate()
-            // Saved before the browser opens: `handle-redirect` needs it to finish this login (L2).
-            try files.save(settings, as: profile)
-            session = try await Self.openSession(settings: settings, context: context, browser: browser(for: settings))
+            // P11: the saved profile changes only when the login succeeds; until then the new
+            // settings wait beside it, where `handle-redirect` finds them (L2).
+            pendingProfile = PendingProfile(files: files, profile: profile)
+            try pendingProfile.save(settings)
+            do throws(VersolaError) {
+                session = try await Self.openSession(settings: settings, context: context, browser: browser(for: settings))
+            } catch {
+                pendingProfile.discard()
+                throw error
+            }
         } catch {
             throw .versola(error)
         }
@@ -34,6 +42,8 @@ struct LoginCommand {
         let interactive = console.outputIsTerminal && console.errorIsTerminal && !context.invocation.global.json
         let indicator = WaitingIndicator(console: console, color: context.invocation.global.color && interactive)
         let json = context.invocation.global.json
+        // E7: Ctrl-C cancels the login; the session then returns to where it was.
+        let interruption = LoginInterruption.watch { await session.cancelLogin() }
         do throws(VersolaError) {
             try await session.login(parameters) { prompt in
                 if prompt.browserOpened {
@@ -46,10 +56,14 @@ struct LoginCommand {
                 }
                 if interactive { indicator.start() }
             }
+            try pendingProfile.promote()
         } catch {
+            interruption.stop()
             indicator.stop()
+            pendingProfile.settle(after: error)
             throw .versola(error)
         }
+        interruption.stop()
         indicator.stop()
         let note = await Self.handOver(session, context: context)
         let status = SessionHost.status(of: session, settings: settings, profile: profile)
@@ -96,13 +110,21 @@ struct LoginCommand {
     /// `versola handle-redirect URL`: completes the profile's pending login (L2).
     static func handleRedirect(_ url: String, context: CommandContext) async throws(CommandFailure) {
         do throws(VersolaError) {
-            let settings = try context.profileFiles().require(context.profile)
+            let pendingProfile = PendingProfile(files: try context.profileFiles(), profile: context.profile)
+            let (settings, fromPending) = try pendingProfile.settingsForRedirect()
             let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
+            let waiting = try await RedirectHandOver.toWaitingLogin(
+                url, store: storage.store, redirect: settings.clientConfiguration.redirect)
+            if waiting == .handed {
+                context.console.out(RedirectHandOver.handedText(json: context.invocation.global.json))
+                return
+            }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration, profile: context.profile),
                 store: storage.store, browser: NoBrowser())
             await session.start()
             try await session.deliverRedirect(url)
+            if fromPending { try pendingProfile.promote() }
             _ = await handOver(session, context: context)
             let status = SessionHost.status(of: session, settings: settings, profile: context.profile)
             context.console.out(
@@ -129,16 +151,9 @@ enum PastedRedirectReader {
             while let line = console.readLine() {
                 let pasted = line.trimmingBlanks
                 if pasted.isEmpty { continue }
-                let outcome = AgentServer.waitFor { () -> VersolaError? in
-                    do throws(VersolaError) {
-                        try await session.deliverRedirect(pasted)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                guard let failure = outcome ?? nil else { return }
-                console.err(ErrorReport.render(.versola(failure), json: json))
+                let outcome = AgentServer.waitFor { await PastedRedirect.deliver(pasted, to: session, json: json) }
+                guard let message = outcome ?? nil else { return }
+                console.err(message)
             }
         }
         thread.start()

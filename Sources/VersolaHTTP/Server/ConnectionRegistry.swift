@@ -12,15 +12,25 @@ final class ConnectionRegistry: Sendable {
 
     private let state = ServerLocked(State())
     private let maxConnections: Int
+    private let dropsOldestWhenFull: Bool
 
-    init(maxConnections: Int) {
+    init(maxConnections: Int, dropsOldestWhenFull: Bool = false) {
         self.maxConnections = maxConnections
+        self.dropsOldestWhenFull = dropsOldestWhenFull
     }
 
-    /// Registers a connection; nil when the server is stopping or full.
+    /// Registers a connection; nil when the server is stopping, or full and not dropping the
+    /// oldest. A dropped connection is shut down while still registered (its thread then sees
+    /// the end of the stream and closes), and forgotten.
     func register(_ descriptor: Int32) -> Int? {
         state.withLock { state in
-            guard !state.stopped, state.open.count < maxConnections else { return nil }
+            guard !state.stopped else { return nil }
+            if state.open.count >= maxConnections {
+                guard dropsOldestWhenFull, let oldest = state.open.keys.min(),
+                    let dropped = state.open.removeValue(forKey: oldest)
+                else { return nil }
+                _ = shutdown(dropped, Int32(SHUT_RDWR))
+            }
             let identifier = state.nextIdentifier
             state.nextIdentifier += 1
             state.open[identifier] = descriptor

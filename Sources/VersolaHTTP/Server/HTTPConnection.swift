@@ -38,6 +38,7 @@ struct HTTPConnection: Sendable {
             }
         }
         ServerSocket.configureConnection(descriptor, timeout: limits.readTimeout)
+        let deadline = limits.connectionLifetime.map { ContinuousClock.now + $0 }
         var parser = HTTPRequestParser(limits: limits)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -69,7 +70,7 @@ struct HTTPConnection: Sendable {
                     }
                 }
             }
-            switch ServerSocket.receive(descriptor, into: &scratch) {
+            switch receive(into: &scratch, before: deadline) {
             case .bytes(let count):
                 parser.append(scratch[0..<count])
             case .endOfStream, .failed:
@@ -83,5 +84,16 @@ struct HTTPConnection: Sendable {
                 return .close
             }
         }
+    }
+
+    /// One read, its wait cut to what is left of the connection's lifetime; `.timedOut` at
+    /// once when that has passed.
+    private func receive(into scratch: inout [UInt8], before deadline: ContinuousClock.Instant?) -> ServerSocket.ReadResult {
+        if let deadline {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return .timedOut }
+            if left < limits.readTimeout { ServerSocket.configureConnection(descriptor, timeout: left) }
+        }
+        return ServerSocket.receive(descriptor, into: &scratch)
     }
 }

@@ -23,7 +23,8 @@ final class HTTPServerCore: Sendable {
         handler: @escaping @Sendable (HTTPServerRequest) async -> HTTPServerAction
     ) {
         self.limits = limits
-        self.registry = ConnectionRegistry(maxConnections: max(1, limits.maxConnections))
+        self.registry = ConnectionRegistry(
+            maxConnections: max(1, limits.maxConnections), dropsOldestWhenFull: limits.dropsOldestWhenFull)
         self.listener = ServerLocked(ListenerState(descriptor: descriptor))
         self.acceptHook = acceptHook
         self.handler = handler

@@ -19,9 +19,17 @@ public struct HTTPServerLimits: Sendable, Hashable {
     /// How long the server waits for the next bytes of a request, and how long an idle
     /// keep-alive connection stays open. Default 10 seconds.
     public var readTimeout: Duration
-    /// How many connections may be open at once; further ones are closed on accept.
-    /// Default 256.
+    /// How many connections may be open at once; further ones are closed on accept (or,
+    /// with ``dropsOldestWhenFull``, make room). Default 256.
     public var maxConnections: Int
+    /// The longest a connection stays open, however it trickles bytes: once it has passed,
+    /// the connection is closed (a request still being read is answered 408). Nil (the
+    /// default) bounds only the wait for each read (``readTimeout``).
+    public var connectionLifetime: Duration?
+    /// When ``maxConnections`` are open, a new connection closes the oldest one instead of
+    /// being refused, so that idle or slow connections can never keep a new one out.
+    /// Default false.
+    public var dropsOldestWhenFull: Bool
 
     /// Creates limits; every parameter has the documented default.
     public init(
@@ -30,7 +38,9 @@ public struct HTTPServerLimits: Sendable, Hashable {
         maxHeaderBytes: Int = 16384,
         maxBodyBytes: Int = 1 << 20,
         readTimeout: Duration = .seconds(10),
-        maxConnections: Int = 256
+        maxConnections: Int = 256,
+        connectionLifetime: Duration? = nil,
+        dropsOldestWhenFull: Bool = false
     ) {
         self.maxRequestLineBytes = maxRequestLineBytes
         self.maxHeaderCount = maxHeaderCount
@@ -38,5 +48,7 @@ public struct HTTPServerLimits: Sendable, Hashable {
         self.maxBodyBytes = maxBodyBytes
         self.readTimeout = readTimeout
         self.maxConnections = maxConnections
+        self.connectionLifetime = connectionLifetime
+        self.dropsOldestWhenFull = dropsOldestWhenFull
     }
 }

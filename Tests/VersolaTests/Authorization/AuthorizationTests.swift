@@ -127,10 +127,19 @@ import Testing
         }
     }
 
-    private static func blockingGet(_ url: String) throws -> (Int, String) {
+    /// GET `url` with extra curl arguments (`-H "Host: …"`, `-D -` for the header lines).
+    static func get(_ url: String, curl extra: [String]) async throws -> (Int, String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try blockingGet(url, extra: extra) })
+            }
+        }
+    }
+
+    private static func blockingGet(_ url: String, extra: [String] = []) throws -> (Int, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-g", "-w", "\n%{http_code}", url]
+        process.arguments = ["curl", "-s", "-g", "-w", "\n%{http_code}"] + extra + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -141,19 +150,22 @@ import Testing
         return (status, text)
     }
 
-    @Test("A4: bound on 127.0.0.1 with an ephemeral port; other requests get 404 and do not consume it")
+    @Test("A4 L6: bound on 127.0.0.1 with an ephemeral port; other requests get an error page and do not consume it")
     func acceptsExactlyOneRedirect() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
+        listener.expect(state: "s1")
         #expect(listener.redirectURI == "http://127.0.0.1:\(listener.port)/callback")
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/other?code=x&state=y").0 == 404)
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback").0 == 404)
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback?foo=bar").0 == 404)
+        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/other?code=x&state=s1").0 == 404)
+        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback").0 == 400)
+        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback?foo=bar&state=s1").0 == 400)
+        #expect(try await Self.get(listener.redirectURI + "?code=forged&state=s2").0 == 400)
+        #expect(try await Self.get(listener.redirectURI + "?error=access_denied").0 == 400)
         let (status, body) = try await Self.get(listener.redirectURI + "?code=the-code&state=s1")
         #expect(status == 200)
         #expect(body.contains("You can close this window"))
         #expect(!body.contains("the-code"))
         // A second redirect is refused: exactly one is accepted.
-        #expect(try await Self.get(listener.redirectURI + "?code=second&state=s1").0 == 404)
+        #expect(try await Self.get(listener.redirectURI + "?code=second&state=s1").0 == 400)
         let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
         #expect(redirect.code == "the-code")
         await listener.stop()
@@ -162,6 +174,7 @@ import Testing
     @Test("A4: IPv6 loopback and a custom path")
     func ipv6() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect(address: .ipv6, path: "/oauth/done"))
+        listener.expect(state: "s")
         #expect(listener.redirectURI == "http://[::1]:\(listener.port)/oauth/done")
         #expect(try await Self.get(listener.redirectURI + "?error=access_denied&state=s").0 == 200)
         let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
@@ -182,14 +195,46 @@ import Testing
         await first.stop()
     }
 
-    @Test("L2: a pasted redirect completes the wait; the browser's later one is refused")
+    @Test("L2 L6: a pasted redirect completes the wait; one of another sign-in, and the browser's later one, are refused")
     func pastedRedirect() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
-        #expect(!listener.deliver("not a url"))
+        listener.expect(state: "s")
+        #expect(listener.offer("not a url") == .notAResponse)
+        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=other&state=t") == .otherRequest)
+        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?error=access_denied") == .otherRequest)
         #expect(listener.deliver("http://127.0.0.1:\(listener.port)/callback?code=pasted&state=s"))
-        #expect(!listener.deliver("http://127.0.0.1:\(listener.port)/callback?code=again&state=s"))
+        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=again&state=s") == .alreadyFinished)
         let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
         #expect(redirect.code == "pasted")
+        await listener.stop()
+    }
+
+    @Test("L6: only a request whose Host is the listener's address and port is answered (DNS rebinding)")
+    func hostIsChecked() async throws {
+        let listener = try LoopbackListener.start(LoopbackRedirect())
+        listener.expect(state: "s")
+        let port = listener.port
+        for host in ["attacker.example:\(port)", "localhost:\(port)", "127.0.0.1:\(port &+ 1)", "127.0.0.1"] {
+            let (status, _) = try await Self.get(listener.redirectURI + "?code=c&state=s", curl: ["-H", "Host: \(host)"])
+            #expect(status == 421, "Host \(host)")
+        }
+        #expect(listener.offer(listener.redirectURI + "?code=c&state=s") == nil, "still waiting after the refusals")
+        await listener.stop()
+    }
+
+    @Test("L6: every page is sent with no-store, no-referrer and DENY framing")
+    func protectiveHeaders() async throws {
+        let listener = try LoopbackListener.start(LoopbackRedirect())
+        listener.expect(state: "s")
+        for query in ["?code=x&state=forged", "?code=c&state=s", "?code=again&state=s"] {
+            let (_, text) = try await Self.get(listener.redirectURI + query, curl: ["-D", "-"])
+            let head = text.lowercased()
+            #expect(head.contains("cache-control: no-store"))
+            #expect(head.contains("referrer-policy: no-referrer"))
+            #expect(head.contains("x-frame-options: deny"))
+        }
+        let (_, other) = try await Self.get("http://127.0.0.1:\(listener.port)/favicon.ico", curl: ["-D", "-"])
+        #expect(other.lowercased().contains("x-frame-options: deny"))
         await listener.stop()
     }
 

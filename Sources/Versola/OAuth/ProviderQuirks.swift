@@ -1,0 +1,35 @@
+/// The provider behaviours that break the standards and that the engine works around, each
+/// named, documented with the provider it was seen with, and able to be turned off.
+///
+/// A workaround reads an answer differently from what RFC 6749 says, so each one is held to
+/// the exact shape the provider sends: anything else is read the standard way.
+///
+/// ```swift
+/// var configuration = ClientConfiguration(issuer: "https://login.example.com", clientID: "cli")
+/// configuration.providerQuirks.emptyBadRequestRefusesRefreshToken = false   // strict RFC 6749
+/// ```
+public struct ProviderQuirks: Sendable, Hashable {
+    /// glewlwyd (Conformance/interop/glewlwyd.md, item 7): a refused refresh token (revoked,
+    /// reused, expired) is answered `400` with an empty body instead of `invalid_grant`.
+    ///
+    /// When on, exactly that answer to a refresh (status 400, a body of at most white space)
+    /// reads as `invalid_grant`, so the session signs out instead of retrying a dead token.
+    /// Any other 400 without an OAuth error body (an HTML page from a proxy, JSON without
+    /// `error`) stays `recoverable(server)` and keeps the session. On by default.
+    public var emptyBadRequestRefusesRefreshToken: Bool
+
+    /// Every workaround on (the default).
+    public init(emptyBadRequestRefusesRefreshToken: Bool = true) {
+        self.emptyBadRequestRefusesRefreshToken = emptyBadRequestRefusesRefreshToken
+    }
+
+    /// No workaround: every answer is read as the standards say.
+    public static let none = ProviderQuirks(emptyBadRequestRefusesRefreshToken: false)
+
+    /// Whether `response`, the answer to a refresh-token request, is the refusal of the
+    /// refresh token in glewlwyd's shape (see ``emptyBadRequestRefusesRefreshToken``).
+    public func refusesRefreshToken(_ response: HTTPResponse) -> Bool {
+        emptyBadRequestRefusesRefreshToken && response.status == 400
+            && response.body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+}
