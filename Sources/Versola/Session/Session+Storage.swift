@@ -5,8 +5,15 @@ extension Session {
 
     /// Called for every generation the store reports: a change by another process is read and
     /// handed to the machine; this process's own writes are recognised and skipped.
-    func storeMayHaveChanged(_ generation: UInt64) async {
-        guard generation != knownGeneration else { return }
+    /// `generation` is what the notice carried; nil asks the store.
+    func storeMayHaveChanged(_ generation: UInt64?) async {
+        if ownSections > 0 {
+            changeDeferred = true
+            return
+        }
+        let current: UInt64
+        if let generation { current = generation } else { current = await store.generation() }
+        guard current != knownGeneration else { return }
         await resync()
     }
 
@@ -59,7 +66,7 @@ extension Session {
         guard let pending = unsaved else { return }
         var superseded = false
         var written = false
-        try? await store.withExclusiveAccess { () throws(VersolaError) in
+        try? await exclusively { () throws(VersolaError) in
             let current = try await store.load()
             guard current?.refreshToken == pending.replacing || current?.refreshToken == pending.record.refreshToken else {
                 superseded = true
@@ -110,7 +117,7 @@ extension Session {
         await perform(apply(.logoutStarted))
         var newest: SessionRecord?
         do throws(VersolaError) {
-            try await store.withExclusiveAccess { () throws(VersolaError) in
+            try await exclusively { () throws(VersolaError) in
                 newest = try? await store.load()
                 try await store.wipe()
                 knownGeneration = await store.generation()

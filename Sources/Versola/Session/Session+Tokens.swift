@@ -98,7 +98,7 @@ extension Session {
         apply(.refreshStarted)
         var kept: String?
         do throws(VersolaError) {
-            let renewed = try await store.withExclusiveAccess { () throws(VersolaError) -> Grant in
+            let renewed = try await exclusively { () throws(VersolaError) -> Grant in
                 let stored = try await store.load()
                 guard var record = unsaved?.record ?? stored, record.issuer == configuration.client.issuer,
                     record.clientID == configuration.client.clientID

@@ -45,6 +45,10 @@ public actor Session {
     var unsavedRetry: Task<Void, Never>?
     /// Set when another process completed this process's login (L2), so its ending is a success.
     var loginCompletedElsewhere = false
+    /// This session's own critical sections on the store in progress: a change notice that
+    /// arrives meanwhile is looked at once they end (it may be this session's own write).
+    var ownSections = 0
+    var changeDeferred = false
 
     /// A record the store refused (P10), and the refresh token it replaces on disk: it is
     /// written only over that token, never over a session another process changed since.
@@ -219,7 +223,7 @@ public actor Session {
     /// Changes the stored record under the profile lock: `change` gets the newest record and
     /// returns the one to store (nil wipes). The generation this process knows moves with it.
     func write(_ change: (SessionRecord?) async throws(VersolaError) -> SessionRecord?) async throws(VersolaError) {
-        try await store.withExclusiveAccess { () throws(VersolaError) in
+        try await exclusively { () throws(VersolaError) in
             let current = try await store.load()
             let updated = try await change(current)
             if updated == current { return }
@@ -231,10 +235,25 @@ public actor Session {
     /// Removes the stored record under the profile lock, whatever it holds; works while the
     /// key source is locked and when the record does not decrypt (S7, S9).
     func wipeStore() async throws(VersolaError) {
-        try await store.withExclusiveAccess { () throws(VersolaError) in
+        try await exclusively { () throws(VersolaError) in
             try await store.wipe()
             knownGeneration = await store.generation()
         }
+    }
+
+    /// Runs `body` under the profile lock as this session's own section: change notices that
+    /// arrive meanwhile wait until it ends, so this session never mistakes its own write,
+    /// half done, for another process's.
+    func exclusively<R>(_ body: () async throws(VersolaError) -> R) async throws(VersolaError) -> R {
+        ownSections += 1
+        defer {
+            ownSections -= 1
+            if ownSections == 0 && changeDeferred {
+                changeDeferred = false
+                Task { await self.storeMayHaveChanged(nil) }
+            }
+        }
+        return try await store.withExclusiveAccess(body)
     }
 
     static func versolaError(_ error: any Error) -> VersolaError {

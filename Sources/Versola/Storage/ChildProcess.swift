@@ -24,20 +24,30 @@ enum ChildProcess {
     }
 
     private static func runBlocking(_ executable: URL, arguments: [String], input: [UInt8]) -> Outcome? {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        let standardError = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-        do {
-            try process.run()
-        } catch {
-            return nil
+        var attempt = 0
+        while true {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let pipes = (Pipe(), Pipe(), Pipe())
+            process.standardInput = pipes.0
+            process.standardOutput = pipes.1
+            process.standardError = pipes.2
+            do {
+                try process.run()
+                return finish(process, pipes: pipes, input: input)
+            } catch {
+                // ETXTBSY: the program was just written (or is being replaced) and some process
+                // forked meanwhile still holds it open for writing; that passes in moments.
+                attempt += 1
+                guard (error as NSError).code == Int(ETXTBSY), attempt < 20 else { return nil }
+                usleep(20_000)
+            }
         }
+    }
+
+    private static func finish(_ process: Process, pipes: (Pipe, Pipe, Pipe), input: [UInt8]) -> Outcome {
+        let (standardInput, standardOutput, standardError) = pipes
         // Read standard error on another thread so that neither pipe can fill up and stall.
         let errorBytes = ErrorCollector()
         let group = DispatchGroup()
