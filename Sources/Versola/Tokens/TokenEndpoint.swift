@@ -66,9 +66,9 @@ public struct TokenEndpoint: Sendable {
     ///   - dpopKey: the grant's DPoP key; the request then carries a proof.
     /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
-    ///   `.reauthenticate(.grantRejected)`, and so is a 400 without an OAuth error body, which
-    ///   some providers send for a refused refresh token); `.recoverable` when nothing usable
-    ///   answered.
+    ///   `.reauthenticate(.grantRejected)`, and so are a 400 without an OAuth error body and an
+    ///   `invalid_request` naming the refresh token, which some providers send for a refused
+    ///   refresh token); `.recoverable` when nothing usable answered.
     public func refresh(
         refreshToken: String, scope: String? = nil, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> TokenResponse {
@@ -92,14 +92,25 @@ public struct TokenEndpoint: Sendable {
             let code = oauthError?.description ?? "no OAuth error body"
             sender.environment.log.record(
                 VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
-            if kind == .refresh, response.status == 400, oauthError == nil {
-                // Provider quirk (glewlwyd): a refused refresh token (revoked, reused, expired)
-                // is a bare 400. The request itself is well formed, so the refresh token is what
-                // was refused; sending it again can never succeed, so it reads as invalid_grant.
+            if kind == .refresh, Self.refusesRefreshToken(status: response.status, error: oauthError) {
                 throw .reauthenticate(.grantRejected)
             }
             throw OAuthErrorResponse.versolaError(for: response, budget: budget)
         }
         return try TokenResponse(response, budget: budget)
+    }
+
+    /// Whether a refused refresh means the refresh token was refused, though the provider
+    /// did not say `invalid_grant`. The request is the well-formed one the engine always
+    /// sends, so sending the token again can never succeed; it reads as `invalid_grant`.
+    /// Provider quirks:
+    /// - glewlwyd: a revoked, reused or expired refresh token gets a bare 400 (no OAuth body).
+    /// - idpyoidc: a revoked or used-up one gets `invalid_request` "Refresh token inactive";
+    ///   only an `invalid_request` whose description names the refresh token counts, any
+    ///   other stays a configuration error (a missing DPoP proof, say).
+    static func refusesRefreshToken(status: Int, error: OAuthErrorResponse?) -> Bool {
+        guard let error else { return status == 400 }
+        guard error.code == .invalidRequest, let description = error.errorDescription else { return false }
+        return description.lowercased().contains("refresh token")
     }
 }
