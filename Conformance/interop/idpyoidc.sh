@@ -31,6 +31,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$versola" ] && [ -x "$versola" ] && [ -n "$tsv" ] || { sed -n '5p' "$0" | sed 's/^# //' >&2; exit 2; }
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
 version=${IDPYOIDC_VERSION:-5.0.0}
 started=$(date +%s)
 
@@ -48,7 +50,6 @@ PY
 if ! installed; then
   echo "installing idpyoidc $version (PyPI) in $venv"
   rm -rf "$venv"
-  mkdir -p "$build"
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
     # Debian's python3 needs python3-venv for ensurepip.
     rm -rf "$venv"
@@ -91,8 +92,9 @@ free_port() {
 port=$(free_port)
 redirect_port=$(free_port)
 redirect="http://127.0.0.1:$redirect_port/callback"
-"$python" "$here/idpyoidc_op.py" --port "$port" --cert "$work/server.pem" --key "$work/server.key" \
-  --redirect-uri "$redirect" --log "$work/op.log" >"$work/op.out" 2>&1 &
+# In the temporary directory: the library writes key files under ./private.
+(cd "$work" && exec "$python" "$here/idpyoidc_op.py" --port "$port" --cert "$work/server.pem" \
+  --key "$work/server.key" --redirect-uri "$redirect" --log "$work/op.log") >"$work/op.out" 2>&1 &
 op_pid=$!
 for _ in $(seq 1 150); do
   grep -q '^idpyoidc on ' "$work/op.out" 2>/dev/null && break
