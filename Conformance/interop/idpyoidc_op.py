@@ -29,7 +29,7 @@ import sys
 import threading
 import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from idpyoidc.message.oidc import AuthorizationRequest
 from idpyoidc.server import Server
@@ -184,6 +184,14 @@ class Issuer:
         return json.dumps(self.server.keyjar.export_jwks(issuer_id=""))
 
 
+def is_error(body):
+    """Whether a JSON answer is an OAuth error (the library's answers carry no status)."""
+    try:
+        return isinstance(body, str) and "error" in json.loads(body)
+    except ValueError:
+        return False
+
+
 class Handler(BaseHTTPRequestHandler):
     """Dispatches one request to the issuer and endpoint its path names."""
 
@@ -246,7 +254,7 @@ class Handler(BaseHTTPRequestHandler):
                 status = 201 if endpoint.name == "pushed_authorization" else 200
                 return self.answer(status, json.dumps(body), "application/json")
             return self.answer(200, body, "text/html; charset=utf-8")
-        if isinstance(args, dict) and "error" in args:
+        if "error" in args:  # a dict or one of the library's error messages
             log.warning("%s %s refused: %s", method, endpoint.name, args.get("error_description", args["error"]))
         reply = endpoint.do_response(request=request, **args)
         self.reply(endpoint, reply)
@@ -279,8 +287,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         content_type = dict((n.lower(), v) for n, v in reply.get("http_headers", [])).get("content-type", "application/json")
         body = reply.get("response") or ""
-        status = reply.get("response_code") or (400 if '"error"' in body[:200] else 200)
-        self.answer(status, body, content_type, headers)
+        self.answer(reply.get("response_code") or (400 if is_error(body) else 200), body, content_type, headers)
 
     def answer(self, status, body, content_type, headers=()):
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -313,7 +320,8 @@ def main():
     httpd.base = base
     tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     tls.load_cert_chain(options.cert, options.key)
-    httpd.socket = tls.wrap_socket(httpd.socket, server_side=True)
+    # The handshake happens in each connection's thread, not in the accepting one.
+    httpd.socket = tls.wrap_socket(httpd.socket, server_side=True, do_handshake_on_connect=False)
     print(f"idpyoidc on {base}", flush=True)
     try:
         httpd.serve_forever()
