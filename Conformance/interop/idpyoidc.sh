@@ -37,6 +37,12 @@ version=${IDPYOIDC_VERSION:-5.0.0}
 started=$(date +%s)
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() { # Debian packages, with the package lists refreshed once when they are stale
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 || {
+    as_root apt-get update -q >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
+  }
+}
 
 # 1. The virtual environment.
 venv="$build/idpyoidc-venv"
@@ -53,18 +59,13 @@ if ! installed; then
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
     # Debian's python3 needs python3-venv for ensurepip.
     rm -rf "$venv"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null 2>&1 || {
-      as_root apt-get update -q >/dev/null
-      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null
-    }
+    apt_install python3-venv
     python3 -m venv "$venv"
   fi
   "$python" -m pip install -q --disable-pip-version-check --no-input "idpyoidc==$version"
   installed || { echo "idpyoidc.sh: idpyoidc $version did not install" >&2; exit 1; }
 fi
-command -v openssl >/dev/null || {
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null
-}
+command -v openssl >/dev/null || apt_install openssl
 echo "idpyoidc $version ($("$python" -c 'import sys; print("Python", sys.version.split()[0])'))"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/versola-idpyoidc.XXXXXX")
