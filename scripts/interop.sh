@@ -5,11 +5,14 @@
 # instance on loopback (sqlite in a temporary directory, configured through its admin REST
 # API by Conformance/interop/glewlwyd-configure.py), and runs the any-provider runner
 # (Conformance/interop/run-provider.sh) against it three times: Bearer tokens with RS256 ID
-# tokens, DPoP with ES256 ID tokens, and DPoP with server nonces mandatory. Then runs the
-# runner against `versola-test-idp --auto-login`. Prints the provider × feature matrix,
+# tokens, DPoP with ES256 ID tokens, and DPoP with server nonces mandatory. Then runs
+# Conformance/interop/idpyoidc.sh (idpyoidc from PyPI in a virtual environment under the
+# build directory, an https provider with a private CA made at run time: Bearer, DPoP, and
+# PAR with DPoP), and the runner against `versola-test-idp --auto-login`. Each run also
+# sends `versola request` to the provider's UserInfo endpoint. Prints the provider × feature matrix,
 # writes it (TSV and Markdown) under $VERSOLA_BUILD_PATH/interop/, stops everything it
 # started, and exits non-zero when a feature failed (known provider issues, documented in
-# Conformance/interop/glewlwyd.md, do not count).
+# Conformance/interop/glewlwyd.md and idpyoidc.md, do not count).
 #
 # Environment: VERSOLA_BUILD_PATH (default .build), VERSOLA_INTEROP_SKIP_BUILD=1 to use the
 # binaries already built, VERSOLA_INTEROP_KEEP=1 to keep the temporary directory.
@@ -121,7 +124,8 @@ results="$out/results.tsv"
 status=0
 login="$interop/glewlwyd-login.sh %s"
 revocation_bug="glewlwyd 2.7 refuses every DPoP proof at /revoke (invalid htu), so a DPoP-bound grant cannot be revoked"
-runner=(bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --login-command "$login" --port "$redirect_port")
+runner=(bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --login-command "$login" --port "$redirect_port"
+  --resource userinfo)
 
 echo "== glewlwyd, Bearer, RS256 ID tokens"
 "${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd --no-dpop --name "glewlwyd Bearer RS256" || status=1
@@ -131,6 +135,9 @@ echo "== glewlwyd, DPoP, ES256 ID tokens"
 echo "== glewlwyd, DPoP with nonces mandatory, ES256 ID tokens"
 "${runner[@]}" --issuer "$base/api/oidcnonce" --client-id versola-glewlwyd-es256 --dpop --name "glewlwyd DPoP nonces" \
   --known-failure "revocation=$revocation_bug" || status=1
+
+echo "== idpyoidc"
+bash "$interop/idpyoidc.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
 
 echo "== versola-test-idp --auto-login"
 "$bin/versola-test-idp" --port 0 --auto-login >"$work/idp.out" 2>"$work/idp.err" &
@@ -146,7 +153,7 @@ if [ -z "$issuer" ]; then
   status=1
 else
   bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --issuer "$issuer" --client-id versola-test \
-    --login-command 'curl -sL -o /dev/null %s' --dpop --name "versola-test-idp" || status=1
+    --login-command 'curl -sL -o /dev/null %s' --dpop --resource userinfo --name "versola-test-idp" || status=1
 fi
 
 echo

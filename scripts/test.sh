@@ -43,7 +43,7 @@ echo "== $count tests passed"
 
 bash scripts/conformance.sh --skip-build
 
-echo "== interop: the versola binary against glewlwyd and versola-test-idp"
+echo "== interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
 bash scripts/interop.sh
 
 echo "== thread sanitizer: every test again under TSan"

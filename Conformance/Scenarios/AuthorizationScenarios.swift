@@ -25,15 +25,23 @@ import VersolaTestIdP
         await rig.stop()
     }
 
-    @Test("A3: the request is pushed when PAR is advertised; the browser gets only client_id and request_uri")
+    @Test("A3: the request is pushed when PAR is advertised; the browser gets client_id, request_uri and the pushed response_type, redirect_uri, scope and prompt")
     func pushedAuthorization() async throws {
         let rig = try await EngineRig()
         _ = try await rig.client.login()
-        #expect(await rig.idp.provider.requests(to: .par).count == 1)
+        let pushes = await rig.idp.provider.requests(to: .par)
+        #expect(pushes.count == 1)
         let opened = try #require(rig.browser.opened.first)
         let query = String(opened.split(separator: "?", maxSplits: 1).last ?? "")
-        let names = query.split(separator: "&").map { String($0.split(separator: "=").first ?? "") }.sorted()
-        #expect(names == ["client_id", "request_uri"])
+        let fields = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        let names = fields.map { $0[0] }
+        #expect(Array(names.prefix(5)) == ["client_id", "request_uri", "response_type", "redirect_uri", "scope"])
+        #expect(names.dropFirst(5).allSatisfy { $0 == "prompt" } && names.count <= 6, "state, nonce, PKCE stay pushed")
+        let values = Dictionary(fields.map { ($0[0], ($0.count > 1 ? $0[1] : "").removingPercentEncoding ?? "") }) { a, _ in a }
+        for name in ["response_type", "redirect_uri", "scope", "prompt"] {
+            #expect(values[name] == pushes.first?.formValue(name), "\(name) as pushed")
+        }
+        #expect(values["scope"]?.split(separator: " ").contains("openid") == true)
         await rig.stop()
     }
 

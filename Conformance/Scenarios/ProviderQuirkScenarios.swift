@@ -83,6 +83,45 @@ import VersolaTestIdP
         await rig.stop()
     }
 
+    @Test("E9 S7: a refresh refused with invalid_request naming the refresh token (idpyoidc) is grantRejected and signs out")
+    func inactiveRefreshTokenOnRefresh() async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        let body = #"{"error":"invalid_request","error_description":"Refresh token inactive"}"#
+        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
+        do {
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            Issue.record("a refused refresh succeeded")
+        } catch {
+            #expect(error == .reauthenticate(.grantRejected))
+        }
+        #expect(rig.session.state == .unauthenticated)
+        #expect(await rig.idp.provider.requests(to: .token).count == 2, "the exchange and one refresh, not repeated")
+        await rig.stop()
+    }
+
+    @Test("E9: a refresh refused with any other invalid_request stays a configuration error and keeps the session")
+    func otherInvalidRequestOnRefresh() async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        let body = #"{"error":"invalid_request","error_description":"Expected DPoP header, none found"}"#
+        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
+        do {
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            Issue.record("a refused refresh succeeded")
+        } catch {
+            guard case .configuration = error else {
+                Issue.record("expected a configuration error, got \(error)")
+                await rig.stop()
+                return
+            }
+        }
+        #expect(rig.session.state != .unauthenticated)
+        await rig.stop()
+    }
+
     @Test("A9: a revocation answered 401 is sent once more, authenticated with the grant's access token")
     func revocationAuthenticatedAfter401() async throws {
         let rig = try await EngineRig()

@@ -3,6 +3,7 @@
 #
 # usage: run-provider.sh --issuer URL --client-id ID --login-command 'CMD %s'
 #                        [--port N] [--redirect-path PATH] [--dpop|--no-dpop] [--name NAME]
+#                        [--ca-file PATH] [--scope S]... [--prompt P] [--resource URL|userinfo]
 #                        [--versola PATH] [--tsv FILE] [--no-agent] [--timeout SECONDS] [--keep]
 #                        [--known-failure 'FEATURE=REASON']...
 #
@@ -20,6 +21,9 @@
 #   status      the session reads as authenticated, with a subject (`versola status --json`)
 #   token       an access token, DPoP-bound with --dpop (`versola token --format json`)
 #   userinfo    UserInfo with the ID token's subject (`versola userinfo`)
+#   request     with --resource: a GET of that URL with the access token, DPoP-bound with
+#               --dpop, answered 2xx (`versola request --json`); `userinfo` names the
+#               provider's UserInfo endpoint (from discovery)
 #   refresh     two forced refreshes in a row, each a new access token: the second one uses
 #               the refresh token the first rotated in (`versola token --force-refresh`)
 #   logout      `versola logout`, then status unauthenticated and `token` refused (exit 4)
@@ -28,6 +32,9 @@
 #               (with --no-agent a logout may first refresh to get an access token for the
 #               revocation, and a provider with refresh-token reuse detection then refuses the
 #               saved token whether or not it revoked: run with the agent, the default)
+#
+# --ca-file, --scope and --prompt are handed to `versola login` (a private CA; scopes and a
+# prompt instead of the defaults).
 #
 # Prints `provider × feature: pass|fail` lines (a reason after a failure) and appends the
 # same as TSV (provider, feature, result, detail) to --tsv FILE when given. A feature whose
@@ -41,9 +48,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 issuer="" client_id="" login_command="" port="" redirect_path="" dpop="" name="" versola=""
-tsv="" agent=1 timeout_seconds=60 keep=0
-known=()
-usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+tsv="" agent=1 timeout_seconds=60 keep=0 ca_file="" prompt="" resource=""
+known=() scopes=()
+usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --issuer) issuer=${2:-}; shift 2 ;;
@@ -54,6 +61,10 @@ while [ $# -gt 0 ]; do
     --dpop) dpop=--dpop; shift ;;
     --no-dpop) dpop=--no-dpop; shift ;;
     --name) name=${2:-}; shift 2 ;;
+    --ca-file) ca_file=${2:-}; shift 2 ;;
+    --scope) scopes+=("${2:-}"); shift 2 ;;
+    --prompt) prompt=${2:-}; shift 2 ;;
+    --resource) resource=${2:-}; shift 2 ;;
     --versola) versola=${2:-}; shift 2 ;;
     --tsv) tsv=${2:-}; shift 2 ;;
     --agent) agent=1; shift ;;
@@ -163,6 +174,9 @@ login_args=(login --issuer "$issuer" --client-id "$client_id" --profile "$profil
 [ -n "$port" ] && login_args+=(--port "$port")
 [ -n "$redirect_path" ] && login_args+=(--redirect-path "$redirect_path")
 [ -n "$dpop" ] && login_args+=("$dpop")
+[ -n "$ca_file" ] && login_args+=(--ca-file "$ca_file")
+for scope in "${scopes[@]}"; do login_args+=(--scope "$scope"); done
+[ -n "$prompt" ] && login_args+=(--prompt "$prompt")
 
 started=$(date +%s%N)
 
@@ -229,6 +243,26 @@ if [ "$logged_in" = 1 ]; then
     record userinfo fail "$(failure)"
   fi
 
+  # request: a resource with the access token (and a DPoP proof with --dpop)
+  if [ -n "$resource" ]; then
+    target=$resource
+    if [ "$target" = userinfo ]; then
+      discovery=$(curl -sS ${ca_file:+--cacert "$ca_file"} "${issuer%/}/.well-known/openid-configuration" 2>/dev/null)
+      target=$(json_field "$discovery" userinfo_endpoint)
+    fi
+    if [ -z "$target" ]; then
+      record request fail "the provider's discovery names no userinfo_endpoint"
+    else
+      run request --profile "$profile" --json "$target"
+      answer=$(json_field "$out" status)
+      case "$code:$answer" in
+        0:2??) record request pass ;;
+        0:*) record request fail "HTTP ${answer:-?} from $target: $(json_field "$out" body | tr -d '\000-\037' | cut -c1-200)" ;;
+        *) record request fail "$(failure)" ;;
+      esac
+    fi
+  fi
+
   # refresh: twice, each must give a new access token
   run token --profile "$profile" --force-refresh --format json
   second=$(token_of "$out")
@@ -274,7 +308,9 @@ if [ "$logged_in" = 1 ]; then
   esac
   rm -rf "$work/before-logout"
 else
-  for feature in status token userinfo refresh logout revocation; do record "$feature" fail "needs login"; done
+  needed=(status token userinfo)
+  [ -n "$resource" ] && needed+=(request)
+  for feature in "${needed[@]}" refresh logout revocation; do record "$feature" fail "needs login"; done
 fi
 
 elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))

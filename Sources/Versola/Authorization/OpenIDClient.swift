@@ -108,7 +108,8 @@ public actor OpenIDClient {
         let url: String
         if metadata.usesPushedAuthorization(for: configuration), let endpoint = metadata.pushedAuthorizationRequestEndpoint {
             let requestURI = try await push(query, to: endpoint, budget: before, dpopKey: key)
-            url = Self.appending([("client_id", configuration.clientID), ("request_uri", requestURI)], to: metadata.authorizationEndpoint)
+            let pairs = PushedFrontChannel.pairs(clientID: configuration.clientID, requestURI: requestURI, pushed: query)
+            url = Self.appending(pairs, to: metadata.authorizationEndpoint)
         } else {
             url = Self.appending(query, to: metadata.authorizationEndpoint)
         }

@@ -18,18 +18,35 @@ public struct ProviderQuirks: Sendable, Hashable {
     /// `error`) stays `recoverable(server)` and keeps the session. On by default.
     public var emptyBadRequestRefusesRefreshToken: Bool
 
+    /// idpyoidc (Conformance/interop/idpyoidc.md): a revoked or rotated-away refresh token is
+    /// answered `invalid_request` "Refresh token inactive" instead of `invalid_grant`.
+    ///
+    /// When on, an `invalid_request` to a refresh whose description names the refresh token
+    /// reads as `invalid_grant`; any other `invalid_request` stays a configuration error. On by
+    /// default.
+    public var invalidRequestNamingRefreshTokenRefusesIt: Bool
+
     /// Every workaround on (the default).
-    public init(emptyBadRequestRefusesRefreshToken: Bool = true) {
+    public init(emptyBadRequestRefusesRefreshToken: Bool = true, invalidRequestNamingRefreshTokenRefusesIt: Bool = true) {
         self.emptyBadRequestRefusesRefreshToken = emptyBadRequestRefusesRefreshToken
+        self.invalidRequestNamingRefreshTokenRefusesIt = invalidRequestNamingRefreshTokenRefusesIt
     }
 
     /// No workaround: every answer is read as the standards say.
-    public static let none = ProviderQuirks(emptyBadRequestRefusesRefreshToken: false)
+    public static let none = ProviderQuirks(
+        emptyBadRequestRefusesRefreshToken: false, invalidRequestNamingRefreshTokenRefusesIt: false)
 
-    /// Whether `response`, the answer to a refresh-token request, is the refusal of the
-    /// refresh token in glewlwyd's shape (see ``emptyBadRequestRefusesRefreshToken``).
-    public func refusesRefreshToken(_ response: HTTPResponse) -> Bool {
-        emptyBadRequestRefusesRefreshToken && response.status == 400
-            && response.body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    /// Whether `response`, the answer to a refresh-token request with `error` as its OAuth
+    /// error (nil when it has none), is a refusal of the refresh token in one of the shapes
+    /// above.
+    public func refusesRefreshToken(_ response: HTTPResponse, error: OAuthErrorResponse?) -> Bool {
+        guard let error else {
+            return emptyBadRequestRefusesRefreshToken && response.status == 400
+                && response.body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        }
+        guard invalidRequestNamingRefreshTokenRefusesIt, error.code == .invalidRequest,
+            let description = error.errorDescription
+        else { return false }
+        return description.lowercased().contains("refresh token")
     }
 }

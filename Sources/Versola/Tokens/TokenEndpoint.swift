@@ -71,9 +71,9 @@ public struct TokenEndpoint: Sendable {
     ///   - dpopKey: the grant's DPoP key; the request then carries a proof.
     /// - Returns: the tokens, with a rotated refresh token when the provider rotates.
     /// - Throws: the OAuth error mapping for error answers (`invalid_grant` →
-    ///   `.reauthenticate(.grantRejected)`, and so is an empty-bodied 400 while
-    ///   ``ProviderQuirks/emptyBadRequestRefusesRefreshToken`` is on); `.recoverable` when
-    ///   nothing usable answered, a 400 without an OAuth error body included.
+    ///   `.reauthenticate(.grantRejected)`, and so are the refusals in the shapes
+    ///   ``ProviderQuirks`` names while they are on); `.recoverable` when nothing usable
+    ///   answered, any other 400 without an OAuth error body included.
     public func refresh(
         refreshToken: String, scope: String? = nil, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> TokenResponse {
@@ -97,7 +97,7 @@ public struct TokenEndpoint: Sendable {
             let code = oauthError?.description ?? "no OAuth error body"
             sender.environment.log.record(
                 VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
-            if kind == .refresh, oauthError == nil, quirks.refusesRefreshToken(response) {
+            if kind == .refresh, quirks.refusesRefreshToken(response, error: oauthError) {
                 throw .reauthenticate(.grantRejected)
             }
             throw OAuthErrorResponse.versolaError(for: response, budget: budget)

@@ -65,10 +65,10 @@ struct ProviderQuirksTests {
             HTTPResponse(status: status, body: Array(body.utf8), origin: origin)
         }
         let quirks = ProviderQuirks()
-        #expect(quirks.refusesRefreshToken(answer(400)))
-        #expect(!quirks.refusesRefreshToken(answer(401)))
-        #expect(!quirks.refusesRefreshToken(answer(500)))
-        #expect(!quirks.refusesRefreshToken(answer(400, "<html></html>")))
-        #expect(!ProviderQuirks.none.refusesRefreshToken(answer(400)))
+        #expect(quirks.refusesRefreshToken(answer(400), error: nil))
+        #expect(!quirks.refusesRefreshToken(answer(401), error: nil))
+        #expect(!quirks.refusesRefreshToken(answer(500), error: nil))
+        #expect(!quirks.refusesRefreshToken(answer(400, "<html></html>"), error: nil))
+        #expect(!ProviderQuirks.none.refusesRefreshToken(answer(400), error: nil))
     }
 }

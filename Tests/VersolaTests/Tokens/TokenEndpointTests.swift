@@ -151,6 +151,34 @@ struct TokenEndpointTests {
         #expect(harness.transport.requests.count == 2)
     }
 
+    @Test(
+        "E9: a refresh refused with invalid_request naming the refresh token is grantRejected; the code exchange is not",
+        arguments: [#"{"error":"invalid_request","error_description":"Refresh token inactive"}"#,
+            #"{"error":"invalid_request","error_description":"the REFRESH TOKEN was revoked"}"#])
+    func invalidRequestNamingTheRefreshToken(body: String) async throws {
+        let harness = EngineHarness()
+        harness.transport.script(TestProvider.tokenPath, .json(body, status: 400))
+        #expect(try await refresh(harness).failureValue == .reauthenticate(.grantRejected))
+        guard case .configuration(.invalidConfiguration) = try await exchange(harness).failureValue else {
+            Issue.record("an invalid_request to the code exchange stays a configuration error")
+            return
+        }
+        #expect(harness.transport.requests.count == 2, "neither is repeated")
+    }
+
+    @Test(
+        "E9: a refresh refused with any other invalid_request stays a configuration error",
+        arguments: [#"{"error":"invalid_request"}"#, #"{"error":"invalid_request","error_description":"Expected DPoP header, none found"}"#,
+            #"{"error":"invalid_request","error_description":"Code inactive"}"#])
+    func otherInvalidRequest(body: String) async throws {
+        let harness = EngineHarness()
+        harness.transport.script(TestProvider.tokenPath, .json(body, status: 400))
+        guard case .configuration(.invalidConfiguration) = try await refresh(harness).failureValue else {
+            Issue.record("expected a configuration error for \(body)")
+            return
+        }
+    }
+
     @Test("E9: a 403 with an OAuth error body is read like a 400")
     func forbiddenReadLikeBadRequest() async throws {
         let harness = EngineHarness()
