@@ -1,0 +1,217 @@
+import Foundation
+import Synchronization
+import Testing
+import Versola
+import VersolaCrypto
+import VersolaHTTP
+import VersolaTestIdP
+
+/// A key source that can be locked and unlocked by the test, like a keyring.
+final class LockableKeySource: KeySource {
+    private let key = SymmetricKey.generate()
+    private let locked = Mutex(false)
+
+    func setLocked(_ value: Bool) { locked.withLock { $0 = value } }
+
+    func dataKey() async throws(VersolaError) -> SymmetricKey {
+        if locked.withLock({ $0 }) { throw .recoverable(.unlockRequired) }
+        return key
+    }
+}
+
+/// A store on disk whose writes can be made to fail, as a full disk would (ENOSPC).
+final class FailingWritesStore: SessionStore {
+    let base: FileSessionStore
+    /// Saves to let through, then saves to fail.
+    private let plan = Mutex((allow: 0, fail: 0))
+
+    init(_ base: FileSessionStore) { self.base = base }
+
+    /// The next `allow` saves succeed, the `fail` after them fail.
+    func failSaves(after allow: Int = 0, count fail: Int) { plan.withLock { $0 = (allow, fail) } }
+
+    func load() async throws(VersolaError) -> SessionRecord? { try await base.load() }
+
+    func save(_ record: SessionRecord) async throws(VersolaError) {
+        let fail = plan.withLock { plan -> Bool in
+            if plan.allow > 0 {
+                plan.allow -= 1
+                return false
+            }
+            guard plan.fail > 0 else { return false }
+            plan.fail -= 1
+            return true
+        }
+        if fail { throw .recoverable(.storageUnavailable("cannot write session: No space left on device")) }
+        try await base.save(record)
+    }
+
+    func wipe() async throws(VersolaError) { try await base.wipe() }
+
+    nonisolated(nonsending) func withExclusiveAccess<R>(_ body: () async throws(VersolaError) -> R)
+        async throws(VersolaError) -> R
+    {
+        try await base.withExclusiveAccess(body)
+    }
+
+    func generation() async -> UInt64 { await base.generation() }
+    func changes() -> AsyncStream<UInt64> { base.changes() }
+}
+
+@Suite(.serialized) struct OneTruthScenarios {
+    /// A session of the rig's profile on `store` (the rig's engine environment and browser).
+    static func session(_ rig: SessionRig, store: any SessionStore) throws -> Session {
+        let http = RetryingClient(
+            transport: CurlTransport(), clock: rig.clock, random: SystemRandomSource(),
+            defaultOptions: rig.configuration.client.transport)
+        return try Session(
+            configuration: rig.configuration, store: store, environment: EngineEnvironment(http: http), browser: rig.browser)
+    }
+
+    /// Follows the provider's redirects from `url` up to the loopback redirect, without delivering it.
+    static func finalRedirect(from url: String) async throws -> String {
+        var next = try #require(URL(string: url))
+        for _ in 0..<8 {
+            let response = try await CurlTransport().send(HTTPRequest(url: next), options: TransportOptions())
+            let location = try #require(response.headers["Location"], "no redirect from \(next)")
+            if location.contains("/callback?") { return location }
+            next = try #require(URL(string: location, relativeTo: next)?.absoluteURL)
+        }
+        throw CancellationError()
+    }
+
+    @Test("L2 S11: a login waiting in one session finishes when another session completes its pending request")
+    func waitingLoginFinishedByAnotherSession() async throws {
+        let rig = try await SessionRig(browserFollows: false)
+        await rig.session.start()
+        let session = rig.session
+        let login = Task { () async throws -> Void in try await session.login() }
+        while rig.browser.opened.isEmpty { await Task.yield() }
+        let redirect = try await Self.finalRedirect(from: try #require(rig.browser.opened.first))
+        let other = try rig.restarted()
+        await other.start()
+        #expect(other.state == .authorizing)
+        try await other.deliverRedirect(redirect)
+        #expect(other.state == .authenticated)
+        try await login.value
+        #expect(session.state == .authenticated)
+        #expect(session.user?.subject == TestUser().subject)
+        #expect(await rig.tokenRequests(grant: "authorization_code") == 1)
+        // The session that waited serves a token from the grant the other one stored.
+        #expect(try await session.accessToken().isEmpty == false)
+        await rig.stop()
+    }
+
+    @Test("S13 S10: the key source locking mid-session gives locked with the record kept; unlocking returns to authenticated")
+    func lockedMidSession() async throws {
+        let rig = try await SessionRig()
+        let keys = LockableKeySource()
+        let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
+        let session = try Self.session(rig, store: store)
+        await session.start()
+        try await session.login()
+        let before = FileManager.default.contents(atPath: store.recordFile.path)
+        keys.setLocked(true)
+        do {
+            _ = try await session.accessToken(forceRefresh: true)
+            Issue.record("a refresh with a locked store succeeded")
+        } catch {
+            #expect(error == .recoverable(.unlockRequired))
+        }
+        #expect(session.state == .locked)
+        #expect(FileManager.default.contents(atPath: store.recordFile.path) == before, "the record is kept")
+        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.accessToken() }
+        keys.setLocked(false)
+        await session.unlocked()
+        #expect(session.state == .authenticated)
+        #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
+        #expect(await rig.idp.provider.revokedFamilyCount == 0)
+        await rig.stop()
+    }
+
+    @Test(
+        "P10 P7 A7: a rotated refresh token survives a failure after the token answer; the next refresh presents it",
+        arguments: ["expiredIDToken", "wrongAccessTokenHash", "unknownSigningKey+jwks503"])
+    func rotatedTokenSurvives(fault: String) async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        let spent = try await rig.storage.store.load()?.refreshToken
+        switch fault {
+        case "expiredIDToken": await rig.idp.provider.arm(TestFaultRule(.token, .expiredIDToken))
+        case "wrongAccessTokenHash": await rig.idp.provider.arm(TestFaultRule(.token, .wrongAccessTokenHash))
+        default:
+            await rig.idp.provider.arm(TestFaultRule(.token, .unknownSigningKey))
+            await rig.idp.provider.arm(TestFaultRule(.jwks, .respond(status: 503), times: nil))
+        }
+        do {
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            Issue.record("a refresh whose answer fails validation succeeded")
+        } catch {
+            #expect(error.category == "configuration" || error.category == "recoverable", "\(error)")
+        }
+        await rig.idp.provider.clearFaults()
+        let stored = try await rig.storage.store.load()?.refreshToken
+        #expect(stored != nil && stored != spent, "the rotated refresh token is on disk")
+        #expect(rig.session.state == .authenticated)
+        // The next refresh presents the rotated token: no reuse, the session lives.
+        #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
+        let presented = await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token")
+        #expect(presented == stored)
+        #expect(await rig.idp.provider.revokedFamilyCount == 0)
+        await rig.stop()
+    }
+
+    @Test("P10 E1: a full disk during a refresh keeps the renewed grant in memory, serves it, and writes it later")
+    func fullDiskDuringRefresh() async throws {
+        let rig = try await SessionRig()
+        let store = FailingWritesStore(rig.storage.store)
+        let session = try Self.session(rig, store: store)
+        await session.start()
+        try await session.login()
+        let spent = try await store.load()?.refreshToken
+        // The in-flight marker is written; the two writes after the token answer fail.
+        store.failSaves(after: 1, count: 2)
+        let token = try await session.accessToken(forceRefresh: true)
+        #expect(!token.isEmpty, "the renewed access token is served")
+        #expect(session.state == .authenticated)
+        #expect(try await store.load()?.refreshToken == spent, "the disk still holds the spent token")
+        #expect(try await session.accessToken() == token, "served from memory")
+        // The disk has room again: the retry writes the held record.
+        rig.clock.manual.advance(by: .seconds(3))
+        var written = try await store.load()?.refreshToken
+        let deadline = ContinuousClock.now + .seconds(30)
+        while written == spent && ContinuousClock.now < deadline {
+            await Task.yield()
+            written = try await store.load()?.refreshToken
+        }
+        #expect(written != nil && written != spent, "the rotated token reached the disk")
+        #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
+        #expect(await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token") == written)
+        #expect(await rig.idp.provider.revokedFamilyCount == 0)
+        await rig.stop()
+    }
+
+    @Test("P1 E1: a pending request that cannot be stored fails the login before any browser opens")
+    func pendingWriteFailure() async throws {
+        let rig = try await SessionRig()
+        let store = FailingWritesStore(rig.storage.store)
+        let session = try Self.session(rig, store: store)
+        await session.start()
+        store.failSaves(count: 1)
+        do {
+            try await session.login()
+            Issue.record("a login whose pending request was not stored went on")
+        } catch {
+            guard case .recoverable(.storageUnavailable) = error else {
+                Issue.record("expected storageUnavailable, got \(error)")
+                await rig.stop()
+                return
+            }
+        }
+        #expect(rig.browser.opened.isEmpty, "no browser opened")
+        #expect(session.state == .unauthenticated)
+        await rig.stop()
+    }
+}
+
