@@ -76,7 +76,9 @@ extension Session {
     private func refreshTask(from current: Grant) async throws(VersolaError) -> Task<Grant, any Error> {
         if let refreshInProgress { return refreshInProgress }
         guard current.refreshToken != nil else {
-            await perform(apply(.grantExpiredWithoutRefreshToken))
+            // S8: the access token expired and nothing can renew it. A grant restored from disk
+            // whose access token this process never had is left to the process that has it.
+            if !current.accessToken.isEmpty { await perform(apply(.grantExpiredWithoutRefreshToken)) }
             throw .reauthenticate(.sessionExpired)
         }
         let task = Task { () async throws -> Grant in

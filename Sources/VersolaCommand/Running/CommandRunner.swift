@@ -86,16 +86,15 @@ public enum CommandRunner {
         _ = client.send(AgentRequest(.reload, profile: context.profile, directories: try? context.directories()), start: false)
     }
 
-    /// Hands a login's access token to a running agent (never starts one), so that `token`
-    /// serves it at once, also for a provider that issues no refresh token.
+    /// Hands a login's access token to the agent (starting it when needed), so that `token`
+    /// serves it at once, also for a provider that issues no refresh token (P4: the access
+    /// token lives only in memory, so only the agent can keep it past this process).
     static func handAccessToken(_ token: AccessToken, idToken: String, _ context: CommandContext) {
-        guard !context.invocation.global.noAgent, let location = AgentLocation.resolve(environment: context.environment)
-        else { return }
-        let client = AgentClient(location: location, executable: nil, environment: context.environment)
+        guard let client = context.agentClient() else { return }
         var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": .string(idToken)]
         if let expiresAt = token.expiresAt { arguments["expiresAt"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
         let request = AgentRequest(.adopt, profile: context.profile, directories: try? context.directories(), arguments: arguments)
-        _ = client.send(request, start: false)
+        _ = client.send(request, start: true)
     }
 
     static func useColor(_ context: CommandContext) -> Bool {
