@@ -84,7 +84,8 @@ struct CommandEndToEndTests {
     @Test func twentyConcurrentTokensMakeOneRefresh() async throws {
         let cli = try await CLIHarness()
         defer { Task { await cli.finish() } }
-        try await cli.login()
+        // Signed in without an agent: the agent the tokens start has no access token yet.
+        try await cli.login(["--no-agent"])
         let before = await cli.requestCount(.token)
         let outcomes = try await withThrowingTaskGroup(of: CLIHarness.Outcome.self) { group in
             for _ in 0..<20 { group.addTask { try await cli.run(["token"]) } }
@@ -101,7 +102,7 @@ struct CommandEndToEndTests {
     @Test func staleAgentSocketIsReplaced() async throws {
         let cli = try await CLIHarness()
         defer { Task { await cli.finish() } }
-        try await cli.login()
+        try await cli.login(["--no-agent"])
         let directory = try #require(AgentLocation.resolve(environment: cli.environment)).directory
         #expect(directory == cli.agentDirectory)
         // A socket bound and abandoned: connecting to it is refused.
@@ -131,7 +132,7 @@ struct CommandEndToEndTests {
     @Test func noAgentRunsInProcess() async throws {
         let cli = try await CLIHarness()
         defer { Task { await cli.finish() } }
-        try await cli.login()
+        try await cli.login(["--no-agent"])
         #expect(try await cli.run(["token", "--no-agent"]).status == 0)
         #expect(try await cli.run(["status"], extraEnvironment: ["VERSOLA_NO_AGENT": "1"]).stdout.contains("authenticated"))
         #expect(!FileManager.default.fileExists(atPath: cli.agentDirectory + "/agent.sock"))

@@ -217,6 +217,15 @@ extension Session {
             renewable: grant?.refreshToken != nil)
     }
 
+    /// The access token this session holds in memory, without refreshing or any other
+    /// request; nil when it holds none (restored from disk, or signed out).
+    public func heldAccessToken() -> AccessToken? {
+        guard let held = machine.heldGrant, let token = held.token, state == .authenticated else { return nil }
+        return AccessToken(
+            value: token.value, tokenType: held.grant.tokenType, expiresAt: held.grant.expiresAt ?? token.expiration,
+            renewable: held.grant.refreshToken != nil)
+    }
+
     /// Takes the access token of a login another process just finished on this profile (the
     /// command hands it to the agent), so that a grant without a refresh token can be served
     /// and the first token after a login needs no refresh. Accepted only for the grant now on

@@ -76,7 +76,7 @@ struct LoginCommand {
     /// Returns a note for a session that will need a new login when its access token expires.
     static func handOver(_ session: Session, context: CommandContext) async -> String? {
         CommandRunner.reloadAgent(context)
-        guard let token = try? await session.currentAccessToken(), let idToken = await session.idToken() else { return nil }
+        guard let token = await session.heldAccessToken(), let idToken = await session.idToken() else { return nil }
         CommandRunner.handAccessToken(token, idToken: idToken, context)
         guard !token.renewable else { return nil }
         let when = token.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? " when its access token expires"
