@@ -65,7 +65,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         else {
             throw .configuration(.invalidConfiguration("issuer \(issuer) is not an absolute URL without query or fragment"))
         }
-        guard scheme == "https" || (scheme == "http" && Self.isLoopbackHost(host)) else {
+        guard scheme == "https" || (scheme == "http" && Origin(scheme: scheme, host: host)?.isLoopback == true) else {
             throw .configuration(.invalidConfiguration("issuer must use https (plain http only on loopback)"))
         }
         guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
@@ -77,12 +77,6 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("no ID token algorithm is allowed"))
         }
         try redirect.validate()
-    }
-
-    /// Whether `host` names the local machine (127.0.0.0/8, ::1, localhost).
-    static func isLoopbackHost(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 }
 
