@@ -33,6 +33,9 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var clockTolerance: Duration
     /// ID token signature algorithms accepted (A7); never `none` nor HMAC.
     public var idTokenAlgorithms: Set<SignatureAlgorithm>
+    /// Where the provider sends the browser after RP-initiated logout (A15), registered at
+    /// the provider; nil (the default) sends no `post_logout_redirect_uri`.
+    public var postLogoutRedirectURI: String?
 
     /// The largest clock tolerance accepted.
     public static let maximumClockTolerance: Duration = .seconds(300)
@@ -50,6 +53,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.transport = TransportOptions()
         self.clockTolerance = .seconds(60)
         self.idTokenAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .es256, .es384, .es512, .edDSA]
+        self.postLogoutRedirectURI = nil
     }
 
     /// The scopes as sent, `openid` first.
@@ -77,6 +81,19 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("no ID token algorithm is allowed"))
         }
         try redirect.validate()
+        if let postLogoutRedirectURI { try Self.validatePostLogoutRedirect(postLogoutRedirectURI) }
+    }
+
+    /// An absolute URL without fragment; plain `http` only on loopback (like the issuer).
+    private static func validatePostLogoutRedirect(_ text: String) throws(VersolaError) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.fragment == nil,
+            !text.contains("#")
+        else {
+            throw .configuration(.invalidConfiguration("post-logout redirect \(text) is not an absolute URL without fragment"))
+        }
+        if scheme == "http", url.host.flatMap({ Origin(scheme: scheme, host: $0)?.isLoopback }) != true {
+            throw .configuration(.invalidConfiguration("post-logout redirect must use https (plain http only on loopback)"))
+        }
     }
 }
 
