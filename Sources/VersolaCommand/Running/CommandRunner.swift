@@ -158,6 +158,9 @@ public enum CommandRunner {
             context.console.out(stopped ? "agent stopped\n" : "no agent running\n")
             return .success
         }
+        // Before the server opens its own descriptors: drop the caller's, leave its directory,
+        // no core dumps (AgentProcessHygiene).
+        for problem in AgentProcessHygiene.prepare() { context.console.err("versola: agent: \(problem)\n") }
         let server: AgentServer
         do {
             server = try AgentServer(
@@ -169,6 +172,7 @@ public enum CommandRunner {
             context.console.err("versola: agent: \(error)\n")
             return .configuration
         }
+        AgentProcessHygiene.detachStandardStreams()
         server.run()
         return .success
     }
