@@ -15,6 +15,7 @@ struct ShellWordTests {
         #expect(TerminalText.visible("\u{9B}31m") == #"\u{009B}31m"#)
         #expect(TerminalText.visible("evil\u{202E}gpj.exe") == #"evil\u{202E}gpj.exe"#)
         #expect(TerminalText.visible("x\u{2066}y\u{2069}") == #"x\u{2066}y\u{2069}"#)
+        #expect(TerminalText.visible("{\n\t\"a\": 1\u{1B}[2J\n}", keepingLines: true) == "{\n\t\"a\": 1\\x1B[2J\n}")
         for value: UInt32 in Array(0...0x1F) + Array(0x7F...0x9F) {
             let text = TerminalText.visible(String(Character(Unicode.Scalar(value)!)))
             #expect(!text.unicodeScalars.contains { TerminalText.needsEscape($0) }, "U+\(String(value, radix: 16))")

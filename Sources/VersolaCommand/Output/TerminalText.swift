@@ -16,12 +16,17 @@ enum TerminalText {
     /// newline included) and DEL as `\xHH`, C1 (U+0080–U+009F, which some terminals read as
     /// ESC sequences) and the bidirectional overrides and isolates (U+202A–U+202E,
     /// U+2066–U+2069, which reorder what is shown) as `\u{HHHH}`. Everything else is kept.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    /// - Parameter keepingLines: keep newline and tab as they are (for a multi-line body
+    ///   shown as a whole, such as a resource's answer); everything else is still escaped.
+    static func visible(_ text: String, keepingLines: Bool = false) -> String {
+        let escapes = { (scalar: Unicode.Scalar) in
+            needsEscape(scalar) && !(keepingLines && (scalar == "\n" || scalar == "\t"))
+        }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
-            if !needsEscape(scalar) {
+            if !escapes(scalar) {
                 result.unicodeScalars.append(scalar)
             } else if scalar.value < 0x80 {
                 result += "\\x" + hex(scalar.value, digits: 2)

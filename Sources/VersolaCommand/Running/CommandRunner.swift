@@ -137,7 +137,13 @@ public enum CommandRunner {
             members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
             context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
         } else {
-            context.console.out(String(decoding: responseBody, as: UTF8.self))
+            if context.console.outputIsTerminal {
+                // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
+                context.console.out(TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true))
+            } else {
+                // Into a pipe or file it stays byte for byte (`versola request URL > file`).
+                context.console.out(String(decoding: responseBody, as: UTF8.self))
+            }
             if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
         }
     }
