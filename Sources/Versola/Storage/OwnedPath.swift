@@ -42,7 +42,7 @@ package enum OwnedPath {
             throw .configuration(
                 .invalidConfiguration(
                     "\(what) \(path) belongs to another user (uid \(info.st_uid)), who may have planted it;"
-                        + " remove it, or fix its owner with chown \(isDirectory ? "-R " : "")$(id -u) \(path)"))
+                        + " remove it, or make it yours with chown\(isDirectory ? " -R" : "") if you trust its content"))
         }
         guard info.st_mode & access.forbiddenBits == 0 else {
             let mode = isDirectory ? "700" : "600"
