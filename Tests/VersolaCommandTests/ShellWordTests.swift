@@ -44,6 +44,24 @@ struct ShellWordTests {
         #expect(sentence.hasSuffix(#"versola login --profile work --acr-values 'x'\''; touch' --max-age 5"#))
     }
 
+    @Test("L5: error codes, descriptions and issuers from the provider reach the terminal made visible")
+    func errorTextIsVisible() {
+        let hostile = "x\u{1B}]52;c;AAAA\u{07}\u{9B}2J"
+        let errors: [VersolaError] = [
+            .configuration(.discoveryIssuerMismatch(expected: "https://id.example", actual: "https://id.example" + hostile)),
+            .configuration(.idTokenRejected("iss " + hostile + " is not https://id.example")),
+            .configuration(.authorizationRejected("invalid_request (" + hostile + ")")),
+            .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: false, origin: "https://" + hostile))),
+        ]
+        for error in errors {
+            let text = ErrorReport.render(.versola(error), json: false)
+            #expect(!text.dropLast().unicodeScalars.contains { TerminalText.needsEscape($0) }, "\(text)")
+            #expect(text.contains(#"x\x1B]52;c;AAAA\x07\u{009B}2J"#), "\(text)")
+            // --json keeps the exact text (escaped by JSON), for programs.
+            #expect(ErrorReport.object(for: .versola(error)).serialized().contains("\\u001b"))
+        }
+    }
+
     /// The words a real `sh` makes of `line` (each printed NUL-terminated by `printf`).
     static func shellWords(_ line: String) throws -> [String] {
         let process = Process()
