@@ -141,7 +141,7 @@ public enum CommandRunner {
                 // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
                 context.console.out(TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true))
             } else {
-                // Into a pipe or file it stays byte for byte (`versola request URL > file`).
+                // Into a pipe or file it is written unaltered (`versola request URL > answer.json`).
                 context.console.out(String(decoding: responseBody, as: UTF8.self))
             }
             if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
