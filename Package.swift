@@ -57,7 +57,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "VersolaCommand",
-        dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        dependencies: ["CVersolaSystem", "Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
         swiftSettings: strict
     ),
     .executableTarget(name: "versola", dependencies: ["VersolaCommand"], swiftSettings: strict),

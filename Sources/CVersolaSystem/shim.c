@@ -1,6 +1,9 @@
 #include "CVersolaSystem.h"
 
 #include <string.h>
+#include <sys/prctl.h>
+
+int versola_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL); }
 
 void versola_openssl_free(void *pointer) { OPENSSL_free(pointer); }
 

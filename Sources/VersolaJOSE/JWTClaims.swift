@@ -37,7 +37,7 @@ public struct JWTClaims: Sendable, Hashable {
     public var nonce: String? { object["nonce"]?.string }
     /// `jti`, when a string.
     public var jwtID: String? { object["jti"]?.string }
-    /// `exp`, when a number.
+    /// `exp`, when a number in ``NumericDate``'s range.
     public var expiration: Date? { try? date("exp") }
     /// `nbf`, when a number.
     public var notBefore: Date? { try? date("nbf") }
@@ -78,10 +78,11 @@ public struct JWTClaims: Sendable, Hashable {
         }
     }
 
-    /// A NumericDate claim: nil when absent; an error when not a finite number.
-    private func date(_ name: String) throws(JWTClaimError) -> Date? {
+    /// A NumericDate claim (``NumericDate``): nil when absent; `invalidClaim(name)` when it is
+    /// not a number, or one outside the years 1 to 9999.
+    public func date(_ name: String) throws(JWTClaimError) -> Date? {
         guard let value = object[name] else { return nil }
-        guard let seconds = value.double, seconds.isFinite else { throw .invalidClaim(name) }
+        guard let seconds = NumericDate.seconds(value) else { throw .invalidClaim(name) }
         return Date(timeIntervalSince1970: seconds)
     }
 

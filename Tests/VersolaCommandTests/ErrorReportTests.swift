@@ -80,7 +80,7 @@ struct ErrorReportTests {
     @Test func textAdvisesWhatToDo() {
         #expect(ErrorReport.render(.versola(.reauthenticate(.grantRejected)), json: false, profile: "work")
             == "versola: sign in again (grantRejected): versola login --profile work\n")
-        #expect(ErrorReport.render(.versola(Self.samples[10]), json: false).contains("--acr-values 'urn:mfa' --max-age 60"))
+        #expect(ErrorReport.render(.versola(Self.samples[10]), json: false).contains("--acr-values urn:mfa --max-age 60"))
         #expect(ErrorReport.render(.usage(UsageError("no", command: .token)), json: false).contains("usage: versola token"))
     }
 

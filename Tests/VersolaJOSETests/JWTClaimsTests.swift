@@ -24,6 +24,22 @@ import Testing
 
     private var requirements: JWTClaimRequirements { JWTClaimRequirements(issuer: issuer, audience: client) }
 
+    @Test("A7: a time claim outside the years 1 to 9999 is an invalid claim, never a trap", arguments: [
+        "exp", "iat", "nbf",
+    ])
+    func outOfRangeTimesAreInvalid(_ name: String) throws {
+        for value: JSONValue in [.double(1e300), .double(-1e300), .double(1.8e19), .double(-9.3e18), .double(2.6e11), "10"] {
+            let bent = claims([(name, value)])
+            #expect(throws: JWTClaimError.invalidClaim(name), "\(value)") { try bent.validate(requirements, now: date(issuedAt)) }
+            #expect(throws: JWTClaimError.invalidClaim(name)) { try bent.date(name) }
+        }
+        #expect(NumericDate.seconds(.double(NumericDate.maximumMagnitude)) == NumericDate.maximumMagnitude)
+        #expect(NumericDate.seconds(.double(-1)) == -1)
+        #expect(NumericDate.wholeSeconds(.double(1.9)) == 1)
+        #expect(NumericDate.wholeSeconds(.double(1e300)) == nil)
+        #expect(claims([("exp", .double(1e300))]).expiration == nil)
+    }
+
     @Test func acceptsAValidIDTokenAndReadsItsClaims() throws {
         let payload = JSONValue.object(claims([("azp", .string(client))]).object).serializedBytes()
         let parsed = try JWTClaims(payload: payload)

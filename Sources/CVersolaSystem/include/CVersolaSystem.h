@@ -86,4 +86,10 @@ CURLcode versola_curl_setopt_progress_callback(CURL *handle, versola_curl_progre
 CURLcode versola_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode versola_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 
+// MARK: - Process
+
+/// `prctl(PR_SET_DUMPABLE, dumpable)` (prctl is variadic): 0 makes the process produce no core
+/// dump and keeps other processes of the user from reading its memory through /proc or ptrace.
+int versola_set_dumpable(int dumpable);
+
 #endif

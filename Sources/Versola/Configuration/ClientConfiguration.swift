@@ -35,6 +35,9 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var idTokenAlgorithms: Set<SignatureAlgorithm>
     /// The provider workarounds in force (all on by default); see ``ProviderQuirks``.
     public var providerQuirks = ProviderQuirks()
+    /// Where the provider sends the browser after RP-initiated logout (A15), registered at
+    /// the provider; nil (the default) sends no `post_logout_redirect_uri`.
+    public var postLogoutRedirectURI: String?
 
     /// The largest clock tolerance accepted.
     public static let maximumClockTolerance: Duration = .seconds(300)
@@ -52,6 +55,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.transport = TransportOptions()
         self.clockTolerance = .seconds(60)
         self.idTokenAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .es256, .es384, .es512, .edDSA]
+        self.postLogoutRedirectURI = nil
     }
 
     /// The scopes as sent, `openid` first.
@@ -67,7 +71,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         else {
             throw .configuration(.invalidConfiguration("issuer \(issuer) is not an absolute URL without query or fragment"))
         }
-        guard scheme == "https" || (scheme == "http" && Self.isLoopbackHost(host)) else {
+        guard scheme == "https" || (scheme == "http" && Origin(scheme: scheme, host: host)?.isLoopback == true) else {
             throw .configuration(.invalidConfiguration("issuer must use https (plain http only on loopback)"))
         }
         guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
@@ -79,12 +83,19 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("no ID token algorithm is allowed"))
         }
         try redirect.validate()
+        if let postLogoutRedirectURI { try Self.validatePostLogoutRedirect(postLogoutRedirectURI) }
     }
 
-    /// Whether `host` names the local machine (127.0.0.0/8, ::1, localhost).
-    static func isLoopbackHost(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    /// An absolute URL without fragment; plain `http` only on loopback (like the issuer).
+    private static func validatePostLogoutRedirect(_ text: String) throws(VersolaError) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.fragment == nil,
+            !text.contains("#")
+        else {
+            throw .configuration(.invalidConfiguration("post-logout redirect \(text) is not an absolute URL without fragment"))
+        }
+        if scheme == "http", url.host.flatMap({ Origin(scheme: scheme, host: $0)?.isLoopback }) != true {
+            throw .configuration(.invalidConfiguration("post-logout redirect must use https (plain http only on loopback)"))
+        }
     }
 }
 

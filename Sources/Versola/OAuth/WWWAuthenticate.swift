@@ -83,14 +83,41 @@ public struct WWWAuthenticate: Sendable, Hashable {
 
     /// A step-up demand (RFC 9470, A10): the first challenge whose `error` is
     /// `insufficient_user_authentication`, with its `acr_values` (space-separated) and
-    /// `max_age`; nil when there is none.
+    /// `max_age`; nil when there is none, and nil when that challenge is malformed (see
+    /// ``validatedStepUpChallenge()``): a malformed challenge is never acted on.
     public var stepUpChallenge: StepUpChallenge? {
+        try? validatedStepUpChallenge()
+    }
+
+    /// The step-up demand as ``stepUpChallenge``, refusing a malformed one instead of
+    /// ignoring it.
+    /// - Returns: nil when no challenge demands a step-up.
+    /// - Throws: `.configuration(.providerUnsupported)` when `acr_values` holds a value that
+    ///   is not visible ASCII free of quotes and shell metacharacters
+    ///   (``StepUpChallenge/isAcceptableACRValue(_:)``, L5), or `max_age` is not a
+    ///   non-negative integer. The offending text is not repeated.
+    public func validatedStepUpChallenge() throws(VersolaError) -> StepUpChallenge? {
         guard let challenge = challenges.first(where: { $0.error == "insufficient_user_authentication" }) else {
             return nil
         }
-        let acrValues = (challenge["acr_values"] ?? "").split(separator: " ").map(String.init)
-        let maxAge = challenge["max_age"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        return StepUpChallenge(acrValues: acrValues, maxAge: maxAge)
+        let acrValues = (challenge["acr_values"] ?? "").split(separator: " ")
+        guard acrValues.allSatisfy(StepUpChallenge.isAcceptableACRValue) else {
+            throw .configuration(
+                .providerUnsupported(
+                    "the resource's step-up challenge is malformed: acr_values must be visible ASCII without quotes or shell metacharacters"
+                ))
+        }
+        var maxAge: Int?
+        if let text = challenge["max_age"] {
+            guard !text.isEmpty, text.utf8.count <= 10, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let value = Int(text)
+            else {
+                throw .configuration(
+                    .providerUnsupported("the resource's step-up challenge is malformed: max_age is not a number of seconds"))
+            }
+            maxAge = value
+        }
+        return StepUpChallenge(acrValues: acrValues.map(String.init), maxAge: maxAge)
     }
 
     /// A byte-level reader of the grammar:

@@ -23,7 +23,7 @@ struct HeldAccessToken: Sendable, Hashable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = try? Base64URL.decode(parts[1]),
             let claims = try? JSONValue(parsing: payload),
-            let exp = claims["exp"]?.double ?? claims["exp"]?.int64.map(Double.init)
+            let exp = claims["exp"].flatMap(NumericDate.seconds)
         else { return nil }
         return Date(timeIntervalSince1970: exp)
     }

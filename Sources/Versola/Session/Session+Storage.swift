@@ -110,9 +110,11 @@ extension Session {
     /// Signs out (S9, S12): takes the profile lock, reads the newest record, wipes it and
     /// everything local (the DPoP key too, P6), publishes `unauthenticated`, then revokes the
     /// newest refresh token (A9): the one on disk, and the one in memory when it differs.
-    /// With `endSession`, opens the provider's end-session page afterwards. Works offline
-    /// and while locked; never fails.
-    public func logout(endSession: Bool = false) async {
+    /// With `endSession`, opens the provider's end-session page afterwards (A15). Works
+    /// offline and while locked; never fails.
+    /// - Returns: what happened to the end-session page, nil when it was not asked for.
+    @discardableResult
+    public func logout(endSession: Bool = false) async -> EndSessionOutcome? {
         let inMemory = unsaved.flatMap { grant(from: $0.record) } ?? machine.heldGrant?.grant
         await perform(apply(.logoutStarted))
         var newest: SessionRecord?
@@ -139,18 +141,19 @@ extension Session {
             ending.append(inMemory)
         }
         for grant in ending { _ = await client.revoke(grant) }
-        if endSession, let hint = (ending.first ?? inMemory)?.idToken { await openEndSession(idTokenHint: hint) }
+        guard endSession else { return nil }
+        return await openEndSession(idTokenHint: (ending.first ?? inMemory)?.idToken)
     }
 
-    /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint;
-    /// a missing endpoint or browser changes nothing (S9).
-    private func openEndSession(idTokenHint: String) async {
-        guard let metadata = try? await client.metadata(), let endpoint = metadata.endSessionEndpoint else { return }
-        let query = FormBody([
-            FormBody.Field(name: "id_token_hint", value: idTokenHint),
-            FormBody.Field(name: "client_id", value: configuration.client.clientID),
-        ])
-        let base = endpoint.absoluteString
-        _ = await browser.open(base + (base.contains("?") ? "&" : "?") + query.encodedString)
+    /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,
+    /// by the browser rules of the login (L1); the local sign-out has already happened (S9).
+    private func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
+        let request: EndSessionRequest
+        do throws(VersolaError) {
+            request = try EndSessionRequest(metadata: try await client.metadata(), idToken: idTokenHint, configuration: configuration.client)
+        } catch {
+            return .unavailable(error)
+        }
+        return await browser.open(request.url) ? .opened(url: request.url) : .notOpened(url: request.url)
     }
 }

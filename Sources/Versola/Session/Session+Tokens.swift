@@ -190,14 +190,14 @@ extension Session {
         guard let current = machine.heldGrant?.grant else { throw .reauthenticate(.sessionExpired) }
         let first = try await client.send(request, grant: current)
         guard first.status == 401 else { return first }
-        if let challenge = WWWAuthenticate(headers: first.headers).stepUpChallenge {
+        if let challenge = try WWWAuthenticate(headers: first.headers).validatedStepUpChallenge() {
             await perform(apply(.stepUpDemanded(challenge)))
             throw .stepUp(challenge)
         }
         let renewed = try await refresh(from: current)
         let second = try await client.send(request, grant: renewed)
         guard second.status == 401 else { return second }
-        if let challenge = WWWAuthenticate(headers: second.headers).stepUpChallenge {
+        if let challenge = try WWWAuthenticate(headers: second.headers).validatedStepUpChallenge() {
             await perform(apply(.stepUpDemanded(challenge)))
             throw .stepUp(challenge)
         }

@@ -57,15 +57,7 @@ public struct KeyFileKeySource: KeySource {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileSystemFailure("read", path) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemFailure("read", path, code: EINVAL) }
-        guard info.st_uid == getuid() else {
-            throw VersolaError.configuration(
-                .invalidConfiguration("key file \(path) belongs to another user; remove it or fix its owner"))
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw VersolaError.configuration(
-                .invalidConfiguration(
-                    "key file \(path) is accessible to other users; fix it with chmod 600 \(path)"))
-        }
+        try OwnedPath.check(info, path: path, what: "key file", access: .privateToOwner)
         var bytes = [UInt8](repeating: 0, count: 33)
         let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw FileSystemFailure("read", path) }

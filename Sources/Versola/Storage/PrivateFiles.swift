@@ -3,7 +3,7 @@ import Foundation
 /// The few file operations the store needs, done with POSIX calls so that modes, `fsync`
 /// and `rename` are exactly what L3 and P5 ask for: directories 0700 and files 0600 set
 /// explicitly (whatever the umask), writes that replace a file atomically and durably.
-enum PrivateFiles {
+package enum PrivateFiles {
     /// Mode of every directory Versola creates.
     static let directoryMode: mode_t = 0o700
     /// Mode of every file Versola creates.
@@ -19,13 +19,17 @@ enum PrivateFiles {
         case tooLarge
     }
 
-    /// Makes `path` and its missing parents; the directories named in `privateDirectories`
-    /// (which must be `path` or its ancestors) get mode 0700 even when they already exist.
-    static func ensureDirectory(_ path: String, privateDirectories: [String]) throws(FileSystemFailure) {
+    /// Makes `path` and its missing parents, each created with mode 0700 exactly whatever
+    /// the umask (L4); the directories named in `privateDirectories` (which must be `path` or
+    /// its ancestors) get mode 0700 even when they already exist.
+    package static func ensureDirectory(_ path: String, privateDirectories: [String]) throws(FileSystemFailure) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, directoryMode) != 0 && errno != EEXIST {
+            if mkdir(prefix, directoryMode) == 0 {
+                // mkdir applies the umask: a umask such as 0277 would leave the new directory unusable.
+                if chmod(prefix, directoryMode) != 0 { throw FileSystemFailure("chmod 700", prefix) }
+            } else if errno != EEXIST {
                 throw FileSystemFailure("create directory", prefix)
             }
         }

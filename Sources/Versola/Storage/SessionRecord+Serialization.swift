@@ -2,13 +2,26 @@ import Foundation
 import VersolaJOSE
 
 extension SessionRecord {
+    /// The largest serialization a store is given: ``FileSessionStore/maximumRecordSize``
+    /// less room for the seal (magic, GCM nonce and tag), so a saved record always reads back.
+    public static let maximumSerializedSize = FileSessionStore.maximumRecordSize - 256
+
     /// The record as JSON bytes (deterministic: members in a fixed order, nonces sorted).
     ///
     /// Every member is always written; an absent item is `null`. Byte strings are base64url,
     /// times are seconds since Foundation's reference date (2001-01-01), which round-trips a
     /// `Date` exactly. The bytes hold secrets: seal them before they leave memory.
+    ///
+    /// Never larger than ``maximumSerializedSize`` because of what is only a cache: when the
+    /// whole record would be, the DPoP nonces are left out (each costs at most one
+    /// `use_dpop_nonce` retry later), so a record that would not read back never replaces a
+    /// good one and never costs the session.
     public func serialized() -> [UInt8] {
-        jsonValue.serializedBytes()
+        let bytes = jsonValue.serializedBytes()
+        guard bytes.count > Self.maximumSerializedSize, !dpopNonces.isEmpty else { return bytes }
+        var trimmed = self
+        trimmed.dpopNonces = [:]
+        return trimmed.jsonValue.serializedBytes()
     }
 
     /// Decodes bytes written by ``serialized()``.

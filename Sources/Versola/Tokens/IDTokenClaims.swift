@@ -48,7 +48,7 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
         email = object["email"]?.string
         preferredUsername = object["preferred_username"]?.string
         authenticationContextClass = object["acr"]?.string
-        authenticationTime = object["auth_time"]?.double.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
+        authenticationTime = object["auth_time"].flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Reads the claims of a token without checking them.

@@ -267,10 +267,13 @@ public struct IDTokenValidator: Sendable {
         return audiences
     }
 
-    /// A NumericDate claim in seconds: nil when absent, rejected when not a finite number.
+    /// A NumericDate claim in seconds: nil when absent, rejected when not a number or one
+    /// outside ``NumericDate``'s range.
     private static func seconds(_ name: String, _ value: JSONValue?) throws(VersolaError) -> Double? {
         guard let value else { return nil }
-        guard let seconds = value.double, seconds.isFinite else { throw rejected("\(name) is not a number") }
+        guard let seconds = NumericDate.seconds(value) else {
+            throw rejected("\(name) is not a time between the years 1 and 9999")
+        }
         return seconds
     }
 

@@ -80,7 +80,9 @@ public struct AgentClient: Sendable {
 
 /// Starts `versola agent` detached from the calling command: its own session (`setsid`, so
 /// no controlling terminal and no signals from the shell's job control), standard streams
-/// on `/dev/null`, not waited for (it is re-parented when the command exits).
+/// on `/dev/null`, not waited for (it is re-parented when the command exits). The agent then
+/// closes any other descriptor it inherited, moves to `/` and turns core dumps off
+/// (``AgentProcessHygiene``, run by ``CommandRunner/runAgent(_:context:)``).
 enum AgentLauncher {
     /// glibc's `POSIX_SPAWN_SETSID` (spawn.h; not imported into Swift).
     private static let spawnSetSID: Int16 = 0x80

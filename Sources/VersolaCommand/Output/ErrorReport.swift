@@ -6,6 +6,8 @@ import VersolaJOSE
 /// `{"error":{"category":…,"cause":…,…}}` (also on standard error).
 ///
 /// Nothing here prints a token, code, verifier or key: ``VersolaError``'s descriptions hold none.
+/// The sentence is passed through ``TerminalText/visible(_:)`` (it carries provider text), and
+/// the advice's command line quotes each value with ``ShellWord`` (L5).
 public enum ErrorReport {
     /// The text written to standard error for `failure`.
     /// - Parameters:
@@ -15,9 +17,10 @@ public enum ErrorReport {
         if json { return object(for: failure).serialized() + "\n" }
         switch failure {
         case .usage(let error):
-            return "versola: \(error.message)\n\(HelpText.usageLine(for: error.command))\n"
+            return "versola: \(TerminalText.visible(error.message))\n\(HelpText.usageLine(for: error.command))\n"
         case .versola(let error):
-            return "versola: \(sentence(for: error, profile: profile))\n"
+            // Provider text (error codes, descriptions, issuers) reaches the terminal made visible (L5).
+            return "versola: \(TerminalText.visible(sentence(for: error, profile: profile)))\n"
         }
     }
 
@@ -66,7 +69,7 @@ public enum ErrorReport {
 
     /// A sentence saying what happened and what to do.
     public static func sentence(for error: VersolaError, profile: String) -> String {
-        let flag = profile == "default" ? "" : " --profile \(profile)"
+        let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
         switch error {
         case .recoverable(.userCancelled):
             return "sign-in cancelled; nothing changed"
@@ -87,7 +90,10 @@ public enum ErrorReport {
             return "sign in again (\(reason.rawValue)): versola login\(flag)"
         case .stepUp(let challenge):
             var advice = "versola login\(flag)"
-            if !challenge.acrValues.isEmpty { advice += " --acr-values '\(challenge.acrValues.joined(separator: " "))'" }
+            // A command line to copy: every value quoted for the shell (L5).
+            if !challenge.acrValues.isEmpty {
+                advice += " --acr-values " + ShellWord.quoted(challenge.acrValues.joined(separator: " "))
+            }
             if let maxAge = challenge.maxAge { advice += " --max-age \(maxAge)" }
             return "the resource asks for a stronger sign-in: \(advice)"
         case .configuration(let detail):

@@ -1,19 +1,20 @@
 import VersolaJOSE
 
-/// Human-readable renderings of status, claims and verification results.
+/// Human-readable renderings of status, claims and verification results. Every value that
+/// came from the provider goes through ``TerminalText/visible(_:)`` (L5).
 enum StatusOutput {
     /// `default: authenticated as Alice <alice@example.com> (sub alice) at https://…`.
     static func text(_ status: JSONValue, color: Bool) -> String {
-        let profile = status["profile"]?.string ?? "?"
-        let state = status["state"]?.string ?? "?"
+        let profile = TerminalText.visible(status["profile"]?.string ?? "?")
+        let state = TerminalText.visible(status["state"]?.string ?? "?")
         let signedIn = status["signedIn"]?.bool ?? false
         var line = "\(profile): " + paint(state, code: signedIn ? "32" : "33", color: color)
         if let user = status["user"], !user.isNull {
             var who = user["name"]?.string ?? user["subject"]?.string ?? "?"
             if let email = user["email"]?.string { who += " <\(email)>" }
-            line += " as \(who) (sub \(user["subject"]?.string ?? "?"))"
+            line += " as \(TerminalText.visible(who)) (sub \(TerminalText.visible(user["subject"]?.string ?? "?")))"
         }
-        if let issuer = status["issuer"]?.string { line += " at \(issuer)" }
+        if let issuer = status["issuer"]?.string { line += " at \(TerminalText.visible(issuer))" }
         return line + "\n"
     }
 
@@ -21,7 +22,8 @@ enum StatusOutput {
     static func claimsText(_ claims: JSONValue) -> String {
         guard let object = claims.object else { return claims.serialized() + "\n" }
         return object.map { member in
-            "\(member.name): \(member.value.string ?? member.value.serialized())\n"
+            TerminalText.visible(member.name) + ": "
+                + TerminalText.visible(member.value.string ?? member.value.serialized()) + "\n"
         }.joined()
     }
 
@@ -32,7 +34,7 @@ enum StatusOutput {
         if let key = result["keyID"]?.string { text += ", key \(key)" }
         if let algorithm = result["algorithm"]?.string { text += ", \(algorithm)" }
         if let expires = result["expiresAt"]?.string { text += ", expires \(expires)" }
-        return text + "\n"
+        return TerminalText.visible(text) + "\n"
     }
 
     static func paint(_ text: String, code: String, color: Bool) -> String {

@@ -12,7 +12,8 @@ enum TokenOutput {
         let expiresAt = result["expiresAt"]?.int64
         switch format {
         case .raw:
-            return token + "\n"
+            // A genuine token is visible ASCII (RFC 6749 VSCHAR) and passes unchanged.
+            return TerminalText.visible(token) + "\n"
         case .json:
             let value: JSONValue = [
                 "accessToken": .string(token), "tokenType": result["tokenType"] ?? "Bearer",

@@ -143,15 +143,34 @@ public struct VerifyOptions: Sendable, Hashable {
     public var audience: String?
     /// `--ca-file PATH`.
     public var caFile: String?
+    /// `--type at+jwt`: require the header's `typ` of an RFC 9068 access token.
+    public var type: VerifiedTokenType?
     /// The compact JWS; `-` reads standard input.
     public var token: String
 
     /// Creates the options.
-    public init(issuer: String? = nil, audience: String? = nil, caFile: String? = nil, token: String) {
+    public init(
+        issuer: String? = nil, audience: String? = nil, caFile: String? = nil, type: VerifiedTokenType? = nil,
+        token: String
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.caFile = caFile
+        self.type = type
         self.token = token
+    }
+}
+
+/// The kinds of token `versola verify --type` can require.
+public enum VerifiedTokenType: String, Sendable, Hashable, CaseIterable {
+    /// An OAuth 2.0 access token in JWT form (RFC 9068 §2.1): `typ` is `at+jwt` or
+    /// `application/at+jwt`.
+    case accessToken = "at+jwt"
+
+    /// Whether a header `typ` names this kind (media types compare without letter case).
+    public func accepts(_ typ: String?) -> Bool {
+        guard let typ = typ?.lowercased() else { return false }
+        return typ == rawValue || typ == "application/" + rawValue
     }
 }
 

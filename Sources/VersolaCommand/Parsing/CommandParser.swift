@@ -64,7 +64,7 @@ public enum CommandParser {
     private static let valued: Set<String> = [
         "--issuer", "--client-id", "--scope", "--browser-command", "--port", "--redirect-path", "--ca-file",
         "--acr-values", "--max-age", "--login-hint", "--prompt", "--format", "-X", "--request", "-H", "--header",
-        "-d", "--data", "--audience", "--idle-timeout",
+        "-d", "--data", "--audience", "--idle-timeout", "--type",
     ]
 
     private static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
@@ -178,16 +178,23 @@ public enum CommandParser {
             var issuer: String?
             var audience: String?
             var caFile: String?
+            var type: VerifiedTokenType?
             for flag in reader.flags {
                 switch flag.name {
                 case "--issuer": issuer = flag.value
                 case "--audience": audience = flag.value
                 case "--ca-file": caFile = flag.value
+                case "--type":
+                    guard let value = flag.value, let known = VerifiedTokenType(rawValue: value) else {
+                        throw UsageError("--type takes at+jwt (RFC 9068 access tokens)", command: .verify)
+                    }
+                    type = known
                 default: try reader.unknown(flag)
                 }
             }
             try reader.expect(positionals, count: 1, what: "a token (or - to read it from standard input)")
-            command = .verify(VerifyOptions(issuer: issuer, audience: audience, caFile: caFile, token: positionals[0]))
+            command = .verify(
+                VerifyOptions(issuer: issuer, audience: audience, caFile: caFile, type: type, token: positionals[0]))
         case .agent:
             var options = AgentOptions()
             for flag in reader.flags {

@@ -124,11 +124,13 @@ public enum HelpText {
         """
 
     static let verify = """
-        usage: versola verify [--issuer URL] [--audience AUD] [--ca-file PATH] TOKEN
+        usage: versola verify [--issuer URL] [--audience AUD] [--type at+jwt] [--ca-file PATH] TOKEN
 
         Verifies a JWT as a backend would: discovery of the issuer, its JWKS, the key by kid,
         the algorithm pinned to the key, and iss, exp, nbf and iat with a 60 s tolerance.
         TOKEN - reads the token from standard input. Without --issuer the profile's issuer is used.
+        Without --audience a token minted for any client of the issuer passes (a warning says so);
+        --type at+jwt also requires the typ of an RFC 9068 access token.
         """
 
     static let agent = """

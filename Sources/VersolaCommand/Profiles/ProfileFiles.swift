@@ -3,7 +3,8 @@ import Versola
 import VersolaJOSE
 
 /// The saved profiles: `$XDG_CONFIG_HOME/versola/profiles/<name>.json`, files 0600 in
-/// directories 0700 (L3), replaced atomically.
+/// directories 0700 (L3, whatever the umask), replaced atomically; read only when the user
+/// owns them and nobody else can write them (L4).
 public struct ProfileFiles: Sendable, Hashable {
     /// `<config home>/versola/profiles`.
     public let directory: String
@@ -24,18 +25,38 @@ public struct ProfileFiles: Sendable, Hashable {
     }
 
     /// The saved settings, or nil when the profile was never saved.
-    /// - Throws: `.configuration(.invalidConfiguration)` for an unreadable or invalid file.
+    ///
+    /// A profile names a command `login` runs and a CA file it trusts, so it is read only from
+    /// what the user owns (L4): the file and the `versola` and `profiles` directories must
+    /// belong to the user and not be writable by the group or others.
+    /// - Throws: `.configuration(.invalidConfiguration)` for an unreadable or invalid file, or
+    ///   one (or a directory above it) that fails that check, naming the fix.
     public func load(_ profile: String) throws(VersolaError) -> ProfileSettings? {
         try read(at: try path(of: profile))
     }
 
-    /// The settings in the file at `path` (in this directory), or nil when there is none.
+    /// The settings in the file at `path` (in this directory), or nil when there is none;
+    /// checked as ``load(_:)`` says.
     func read(at path: String) throws(VersolaError) -> ProfileSettings? {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
-                throw .configuration(.invalidConfiguration("cannot read \(path)"))
-            }
-            return nil
+        for folder in [applicationDirectory, directory] {
+            guard try OwnedPath.checkIfPresent(folder, what: "profile directory", access: .notWritableByOthers) != nil
+            else { return nil }
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .configuration(.invalidConfiguration("cannot read \(path): \(String(cString: strerror(errno)))"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .configuration(.invalidConfiguration("cannot read \(path): not a regular file"))
+        }
+        try OwnedPath.check(info, path: path, what: "profile file", access: .notWritableByOthers)
+        guard info.st_size <= Self.maximumFileSize,
+            let data = try? handle.read(upToCount: Self.maximumFileSize + 1), data.count <= Self.maximumFileSize
+        else {
+            throw .configuration(.invalidConfiguration("cannot read \(path): larger than \(Self.maximumFileSize) bytes"))
         }
         let value: JSONValue
         do { value = try JSONValue(parsing: Array(data)) } catch {
@@ -43,6 +64,12 @@ public struct ProfileFiles: Sendable, Hashable {
         }
         return try ProfileSettings(json: value)
     }
+
+    /// The largest profile file read: 64 KiB.
+    static let maximumFileSize = 64 << 10
+
+    /// `<config home>/versola`.
+    var applicationDirectory: String { String(directory.dropLast("/profiles".count)) }
 
     /// The settings of `profile`, which must have been saved by `versola login`.
     /// - Throws: `.configuration(.invalidConfiguration)` saying how to create it.
@@ -65,17 +92,18 @@ public struct ProfileFiles: Sendable, Hashable {
     /// Writes `settings` to the file at `path` (in this directory) atomically, making the
     /// directories as needed.
     func write(_ settings: ProfileSettings, to path: String) throws(VersolaError) {
-        let parent = String(directory.dropLast("/profiles".count))
-        for folder in [parent, directory] {
-            if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                // The config home itself may be missing: make the parents too.
-                do {
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                } catch {
-                    throw .configuration(.invalidConfiguration("cannot create \(folder)"))
-                }
+        // Never write into (nor tighten) a directory someone else owns (L4).
+        for folder in [applicationDirectory, directory] {
+            var info = stat()
+            if stat(folder, &info) == 0, info.st_uid != getuid() {
+                try OwnedPath.check(info, path: folder, what: "profile directory", access: .notWritableByOthers)
             }
-            chmod(folder, 0o700)
+        }
+        do {
+            // Missing parents (the config home itself) are made 0700 too, whatever the umask (L4).
+            try PrivateFiles.ensureDirectory(directory, privateDirectories: [applicationDirectory, directory])
+        } catch {
+            throw error.versolaError
         }
         let temporary = path + ".tmp-\(getpid())"
         let bytes = Array((settings.json.serialized() + "\n").utf8)

@@ -11,7 +11,7 @@ enum AccessTokenExpiry {
         guard parts.count == 3, let payload = try? Base64URL.decode(parts[1]),
             let claims = try? JSONValue(parsing: payload)
         else { return nil }
-        return claims["exp"]?.int64
+        return claims["exp"].flatMap(NumericDate.wholeSeconds)
     }
 
     /// RFC 3339 UTC for `seconds` since 1970: `2026-11-29T21:45:00Z`.

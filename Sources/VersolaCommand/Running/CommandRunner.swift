@@ -44,6 +44,7 @@ public enum CommandRunner {
             // An agent holding the session must drop it; none is started just to sign out.
             let result = try await call(request, context, startAgent: false)
             context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
+            await EndSessionPage.show(result, context: context)
         case .request(let options):
             try await sendRequest(options, context)
         case .handleRedirect(let url):
@@ -153,7 +154,13 @@ public enum CommandRunner {
             members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
             context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
         } else {
-            context.console.out(String(decoding: responseBody, as: UTF8.self))
+            if context.console.outputIsTerminal {
+                // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
+                context.console.out(TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true))
+            } else {
+                // Into a pipe or file it is written unaltered (`versola request URL > answer.json`).
+                context.console.out(String(decoding: responseBody, as: UTF8.self))
+            }
             if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
         }
     }
@@ -174,6 +181,9 @@ public enum CommandRunner {
             context.console.out(stopped ? "agent stopped\n" : "no agent running\n")
             return .success
         }
+        // Before the server opens its own descriptors: drop the caller's, leave its directory,
+        // no core dumps (AgentProcessHygiene).
+        for problem in AgentProcessHygiene.prepare() { context.console.err("versola: agent: \(problem)\n") }
         let server: AgentServer
         do {
             server = try AgentServer(
@@ -185,6 +195,7 @@ public enum CommandRunner {
             context.console.err("versola: agent: \(error)\n")
             return .configuration
         }
+        AgentProcessHygiene.detachStandardStreams()
         server.run()
         return .success
     }

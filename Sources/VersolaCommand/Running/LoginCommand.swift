@@ -47,10 +47,11 @@ struct LoginCommand {
         do throws(VersolaError) {
             try await session.login(parameters) { prompt in
                 if prompt.browserOpened {
-                    console.err("Opened the browser to sign in. If it did not appear, open:\n  \(prompt.url)\n")
+                    console.err(
+                        "Opened the browser to sign in. If it did not appear, open:\n  \(TerminalText.visible(prompt.url))\n")
                 } else {
                     console.err(
-                        "Open this URL in a browser to sign in:\n  \(prompt.url)\n"
+                        "Open this URL in a browser to sign in:\n  \(TerminalText.visible(prompt.url))\n"
                             + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
                     PastedRedirectReader.start(console: console, session: session, json: json)
                 }
@@ -138,8 +139,9 @@ struct LoginCommand {
     static func signedInText(_ status: JSONValue, color: Bool) -> String {
         let user = status["user"]
         let who = user?["name"]?.string ?? user?["subject"]?.string ?? "?"
-        return "Signed in as " + StatusOutput.paint(who, code: "1", color: color)
-            + " (profile \(status["profile"]?.string ?? "?"), \(status["state"]?.string ?? "?")).\n"
+        let place = "(profile \(status["profile"]?.string ?? "?"), \(status["state"]?.string ?? "?"))"
+        return "Signed in as " + StatusOutput.paint(TerminalText.visible(who), code: "1", color: color)
+            + " \(TerminalText.visible(place)).\n"
     }
 }
 

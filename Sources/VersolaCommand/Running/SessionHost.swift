@@ -98,8 +98,18 @@ public actor SessionHost {
             return RequestCoding.encode(response)
         case .logout:
             let (session, _) = try await session(for: location(of: request))
-            await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
-            return ["state": .string(session.state.rawValue)]
+            let ending = await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
+            var members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))]
+            switch ending {
+            case nil: break
+            case .opened(let url)?: members += [("endSession", "opened"), ("endSessionURL", .string(url))]
+            case .notOpened(let url)?: members += [("endSession", "notOpened"), ("endSessionURL", .string(url))]
+            case .unavailable(let error)?:
+                let problem: String
+                if case .configuration(let detail) = error, let reason = detail.reason { problem = reason } else { problem = "\(error)" }
+                members += [("endSession", "unavailable"), ("endSessionProblem", .string(problem))]
+            }
+            return .object(JSONObject(members))
         }
     }
 

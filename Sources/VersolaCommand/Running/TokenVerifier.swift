@@ -5,7 +5,8 @@ import VersolaJOSE
 /// `versola verify`: checks a JWT as a resource server would. The issuer's discovery document
 /// names its JWKS; the key is chosen by `kid` and must permit the header's algorithm, which
 /// must also be on the allow-list (asymmetric only: never `none`, never HMAC); then `iss`
-/// exactly, `exp` (required), `nbf` and `iat` with 60 s of tolerance, and `aud` when asked.
+/// exactly, `exp` (required), `nbf` and `iat` with 60 s of tolerance, `aud` when asked (a
+/// warning on standard error otherwise) and, with `--type at+jwt`, RFC 9068's `typ`.
 enum TokenVerifier {
     /// Clock tolerance for `exp`, `nbf` and `iat`.
     static let tolerance: Double = 60
@@ -47,8 +48,10 @@ enum TokenVerifier {
             }
             let claims: JWTClaims
             do { claims = try JWTClaims(payload: jws.payload) } catch { throw rejected("the payload is not a JSON object") }
+            try check(jws, type: options.type)
             try check(claims, issuer: issuer, audience: options.audience, now: Date().timeIntervalSince1970)
-            let expiry = claims.expiration.map { Int64($0.timeIntervalSince1970) }
+            if options.audience == nil { context.console.err(audienceWarning(issuer: issuer)) }
+            let expiry = claims["exp"].flatMap(NumericDate.wholeSeconds)
             return [
                 "valid": true, "issuer": .string(issuer), "subject": claims.subject.map { .string($0) } ?? .null,
                 "audience": .array((claims.audiences ?? []).map { .string($0) }),
@@ -61,20 +64,42 @@ enum TokenVerifier {
         }
     }
 
-    /// The claim checks, at `now` (seconds since 1970).
+    /// The claim checks, at `now` (seconds since 1970). A time claim that is not a number
+    /// between the years 1 and 9999 (``NumericDate``) is rejected, never converted.
     static func check(_ claims: JWTClaims, issuer: String, audience: String?, now: Double) throws(VersolaError) {
         guard let tokenIssuer = claims.issuer else { throw rejected("iss is missing") }
         guard tokenIssuer == issuer else { throw rejected("iss \(tokenIssuer) is not \(issuer)") }
-        guard let expiry = claims.expiration else { throw rejected("exp is missing") }
-        if now >= expiry.timeIntervalSince1970 + tolerance { throw rejected("expired") }
-        if let notBefore = claims.notBefore, now < notBefore.timeIntervalSince1970 - tolerance {
+        guard let expiry = try time("exp", in: claims) else { throw rejected("exp is missing") }
+        if now >= expiry + tolerance { throw rejected("expired") }
+        if let notBefore = try time("nbf", in: claims), now < notBefore - tolerance {
             throw rejected("not valid yet (nbf)")
         }
-        if let issuedAt = claims.issuedAt, issuedAt.timeIntervalSince1970 > now + tolerance {
+        if let issuedAt = try time("iat", in: claims), issuedAt > now + tolerance {
             throw rejected("issued in the future (iat)")
         }
         if let audience, !(claims.audiences ?? []).contains(audience) {
             throw rejected("aud does not contain \(audience)")
+        }
+    }
+
+    /// The header check of `--type`.
+    static func check(_ jws: JWS, type: VerifiedTokenType?) throws(VersolaError) {
+        guard let type, !type.accepts(jws.type) else { return }
+        throw rejected("typ is \(jws.type ?? "missing"), not \(type.rawValue) (RFC 9068)")
+    }
+
+    /// What `verify` prints on standard error when no `--audience` is given.
+    static func audienceWarning(issuer: String) -> String {
+        "versola: warning: no --audience given, so a token \(TerminalText.visible(issuer)) issued to any client passes;"
+            + " give --audience with the client id this token must be for\n"
+    }
+
+    /// The seconds of time claim `name`, nil when absent.
+    private static func time(_ name: String, in claims: JWTClaims) throws(VersolaError) -> Double? {
+        do {
+            return try claims.date(name)?.timeIntervalSince1970
+        } catch {
+            throw rejected("\(name) is not a time between the years 1 and 9999")
         }
     }
 

@@ -9,6 +9,8 @@
 ///   once, unsent, with the time left ( ``cooldown(for:)`` lets `login()` check first).
 /// - The code exchange and the refresh go over a fresh connection so libcurl cannot re-send them.
 /// - Every attempt that does not end in a 2xx counts as a failed request in the budget (R1).
+/// - Each attempt's timeouts are at most what is left of the budget (R9), so one slow answer
+///   never holds the operation past it.
 ///
 /// ```swift
 /// let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
@@ -95,11 +97,12 @@ public final class RetryingClient: Sendable {
                 throw serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget)
             }
             if Task.isCancelled { throw .recoverable(.systemCancelled) }
+            let attemptOptions = Self.options(options, within: budget)
             attempts += 1
             let started = clock.monotonicNow
             let result: Result<HTTPResponse, TransportError>
             do {
-                result = .success(try await transport.send(request, options: options))
+                result = .success(try await transport.send(request, options: attemptOptions))
             } catch {
                 result = .failure(error)
             }
@@ -155,6 +158,17 @@ public final class RetryingClient: Sendable {
                 throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
             }
         }
+    }
+
+    /// The transport options of one attempt (R9, R1): its timeouts are the smaller of their
+    /// own limit and what is left of the operation's budget, so a slow answer cannot hold the
+    /// operation past its budget. With nothing left (a wait used the rest exactly) the attempt
+    /// gets the transport's shortest timeout: only an immediate answer, which costs nothing, helps.
+    static func options(_ options: TransportOptions, within budget: OperationBudget) -> TransportOptions {
+        var bounded = options
+        bounded.totalTimeout = min(options.totalTimeout, budget.remaining)
+        bounded.connectTimeout = min(options.connectTimeout, bounded.totalTimeout)
+        return bounded
     }
 
     private func serverFailure(status: Int, retryAfter: Duration?, budget: OperationBudget) -> VersolaError {

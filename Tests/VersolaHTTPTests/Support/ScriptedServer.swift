@@ -30,6 +30,10 @@ final class ScriptedServer: Sendable {
         case respondUndeclaredLength(status: Int, body: [UInt8])
         /// Send a status line and a header, then close before the blank line.
         case truncatedHeaders
+        /// Read the request, send a status line, then one more header byte every
+        /// `milliseconds` for as long as the client listens: an answer that is always arriving
+        /// and never done.
+        case drip(milliseconds: Int)
     }
 
     /// A request as received.
@@ -181,6 +185,13 @@ final class ScriptedServer: Sendable {
                 return
             case .truncatedHeaders:
                 writeAll(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n".utf8))
+                close(fd)
+                return
+            case .drip(let milliseconds):
+                writeAll(fd, Array("HTTP/1.1 200 OK\r\nX-Drip: ".utf8))
+                while !stopped, send(fd, "a", 1, Int32(MSG_NOSIGNAL)) == 1 {
+                    usleep(useconds_t(milliseconds * 1000))
+                }
                 close(fd)
                 return
             }

@@ -62,3 +62,38 @@ import Versola
         #expect(WWWAuthenticate(#"DPoP error="use_dpop_nonce"#).challenge(scheme: "DPoP")?.error == "use_dpop_nonce")
     }
 }
+
+@Suite("Step-up challenge values")
+struct StepUpChallengeValueTests {
+    @Test("L5 A10: acr_values with quotes or shell metacharacters make the challenge malformed", arguments: [
+        #"x'; touch /tmp/p; echo '"#, "a$(id)", "a`id`", #"a"b"#, "a|b", "a&b", "a;b", "a>b", "a\\b", "é",
+    ])
+    func hostileValuesAreRefused(_ value: String) {
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let header = WWWAuthenticate(#"Bearer error="insufficient_user_authentication", acr_values="\#(escaped)""#)
+        #expect(header.stepUpChallenge == nil)
+        #expect(throws: VersolaError.self) { try header.validatedStepUpChallenge() }
+        do {
+            _ = try header.validatedStepUpChallenge()
+        } catch {
+            #expect(error.cause == "providerUnsupported")
+            #expect(!error.description.contains(value))
+        }
+    }
+
+    @Test("A10: names and URIs pass; a max_age that is not digits is malformed")
+    func ordinaryValuesPass() throws {
+        let header = WWWAuthenticate(
+            #"DPoP error="insufficient_user_authentication", acr_values="urn:mace:incommon:iap:silver http://id.example/mfa#2 phr", max_age=0"#)
+        #expect(
+            try header.validatedStepUpChallenge()
+                == StepUpChallenge(acrValues: ["urn:mace:incommon:iap:silver", "http://id.example/mfa#2", "phr"], maxAge: 0))
+        #expect(try WWWAuthenticate(#"Bearer error="insufficient_user_authentication""#).validatedStepUpChallenge()
+            == StepUpChallenge())
+        for maxAge in ["-5", "1e3", "\"\"", "99999999999"] {
+            let bad = WWWAuthenticate(#"Bearer error="insufficient_user_authentication", max_age=\#(maxAge)"#)
+            #expect(bad.stepUpChallenge == nil, "\(maxAge)")
+        }
+        #expect(try WWWAuthenticate(#"Bearer error="invalid_token""#).validatedStepUpChallenge() == nil)
+    }
+}

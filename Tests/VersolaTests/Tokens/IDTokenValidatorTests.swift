@@ -256,6 +256,19 @@ struct IDTokenValidatorTests {
         #expect(IDTokenValidator.accessTokenHash(accessToken, algorithm: .edDSA).count == Base64URL.encodedLength(32))
     }
 
+    @Test("A7: exp, iat, nbf or auth_time outside the years 1 to 9999 reject the token, never trap")
+    func outOfRangeTimes() async throws {
+        let fixture = try Fixture()
+        let now = Int64(fixture.now.timeIntervalSince1970)
+        for (name, value) in [("exp", 1e300), ("exp", -1e300), ("exp", 1.8e19), ("iat", 1e300), ("nbf", -1e300)] {
+            let token = try TestProvider.idToken(fixture.claims([name: .double(value)]))
+            fixture.expectRejected(try await fixture.validate(token), "\(name) is not a time between the years 1 and 9999")
+        }
+        // auth_time is informative: an absurd one is dropped, the token stays valid.
+        let token = try TestProvider.idToken(fixture.claims(["auth_time": .double(1e300), "iat": .integer(now)]))
+        #expect(try await fixture.validate(token).get().authenticationTime == nil)
+    }
+
     @Test("A7: expired just outside the tolerance is rejected; just inside is valid")
     func expiry() async throws {
         let fixture = try Fixture()  // tolerance 60 s

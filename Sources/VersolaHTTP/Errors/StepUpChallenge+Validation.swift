@@ -1,0 +1,15 @@
+extension StepUpChallenge {
+    /// Whether `value` may be an `acr_values` entry of a step-up challenge (L5): 1 to 255
+    /// visible ASCII characters, none of them a quote or a shell metacharacter
+    /// (`` " ' ` $ \ | & ; < > ( ) [ ] { } * ? ! ``). Real ACR values are names or URIs
+    /// (`urn:mace:incommon:iap:silver`, `http://schemas.example/mfa`) and pass; a value built
+    /// to escape the quoting of a printed `versola login --acr-values …` does not.
+    public static func isAcceptableACRValue(_ value: some StringProtocol) -> Bool {
+        guard !value.isEmpty, value.utf8.count <= 255 else { return false }
+        return value.utf8.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && !forbiddenACRBytes.contains(byte)
+        }
+    }
+
+    private static let forbiddenACRBytes: Set<UInt8> = Set("\"'`$\\|&;<>()[]{}*?!".utf8)
+}
