@@ -22,31 +22,38 @@ final class LockableKeySource: KeySource {
 /// A store on disk whose writes can be made to fail, as a full disk would (ENOSPC).
 final class FailingWritesStore: SessionStore {
     let base: FileSessionStore
-    /// Saves to let through, then saves to fail.
-    private let plan = Mutex((allow: 0, fail: 0))
+    /// Saves to let through, then saves to fail, and the `errno` they fail with.
+    private let plan = Mutex((allow: 0, fail: 0, code: ENOSPC))
 
     init(_ base: FileSessionStore) { self.base = base }
 
     /// The next `allow` saves succeed, the `fail` after them fail.
-    func failSaves(after allow: Int = 0, count fail: Int) { plan.withLock { $0 = (allow, fail) } }
+    func failSaves(after allow: Int = 0, count fail: Int, code: Int32 = ENOSPC) { plan.withLock { $0 = (allow, fail, code) } }
 
     func load() async throws(VersolaError) -> SessionRecord? { try await base.load() }
 
     func save(_ record: SessionRecord) async throws(VersolaError) {
-        let fail = plan.withLock { plan -> Bool in
+        let failure = plan.withLock { plan -> Int32? in
             if plan.allow > 0 {
                 plan.allow -= 1
-                return false
+                return nil
             }
-            guard plan.fail > 0 else { return false }
+            guard plan.fail > 0 else { return nil }
             plan.fail -= 1
-            return true
+            return plan.code
         }
-        if fail { throw .recoverable(.storageUnavailable("cannot write session: No space left on device")) }
+        if let failure {
+            throw .recoverable(.storageUnavailable("cannot write \(base.recordFile.path): \(String(cString: strerror(failure)))"))
+        }
         try await base.save(record)
     }
 
-    func wipe() async throws(VersolaError) { try await base.wipe() }
+    func wipe() async throws(VersolaError) {
+        // Removing needs no room: only an I/O error or a read-only file system refuses it.
+        let code = plan.withLock { $0.fail > 0 && $0.code != ENOSPC ? $0.code : nil }
+        if let code { throw .recoverable(.storageUnavailable("cannot remove \(base.recordFile.path): \(String(cString: strerror(code)))")) }
+        try await base.wipe()
+    }
 
     nonisolated(nonsending) func withExclusiveAccess<R>(_ body: () async throws(VersolaError) -> R)
         async throws(VersolaError) -> R
