@@ -62,6 +62,7 @@ final class FailingWritesStore: SessionStore {
     }
 
     func generation() async -> UInt64 { await base.generation() }
+    var recordDescription: String { base.recordDescription }
     func changes() -> AsyncStream<UInt64> { base.changes() }
 }
 
@@ -220,5 +221,23 @@ final class FailingWritesStore: SessionStore {
         #expect(session.state == .unauthenticated)
         await rig.stop()
     }
-}
 
+    @Test("E9 S13: a record that no longer decrypts is named as the cause in the status and in the error, not a bare signed-out")
+    func undecryptableRecordIsNamed() async throws {
+        let rig = try await SessionRig()
+        await rig.session.start()
+        try await rig.session.login()
+        // The data key is lost: a new key file.
+        let keyFile = rig.directories.configHome.appendingPathComponent("versola/key").path
+        #expect(FileManager.default.fileExists(atPath: keyFile))
+        try FileManager.default.removeItem(atPath: keyFile)
+        let restarted = try rig.restarted()
+        await restarted.start()
+        #expect(restarted.state == .unauthenticated)
+        let problem = try #require(restarted.storageProblem)
+        #expect(problem.contains(rig.storage.store.recordFile.path), "\(problem)")
+        await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) { try await restarted.accessToken() }
+        #expect(FileManager.default.fileExists(atPath: rig.storage.store.recordFile.path), "the record is kept")
+        await rig.stop()
+    }
+}

@@ -47,6 +47,8 @@ extension Session {
         try checkUnlocked()
         await flushUnsaved()
         guard let held = machine.heldGrant, state.holdsGrant, state != .loggingOut else {
+            // A record that could not be read says why, rather than a bare "signed out".
+            if let readProblem, state == .unauthenticated { throw readProblem }
             throw .reauthenticate(.sessionExpired)
         }
         if !forceRefresh, let token = held.token {

@@ -49,6 +49,9 @@ public actor Session {
     /// arrives meanwhile is looked at once they end (it may be this session's own write).
     var ownSections = 0
     var changeDeferred = false
+    /// The failure of the last read of the store, when it failed (E9): the error an operation
+    /// reports instead of a bare "signed out".
+    var readProblem: VersolaError?
 
     /// A record the store refused (P10), and the refresh token it replaces on disk: it is
     /// written only over that token, never over a session another process changed since.
@@ -91,6 +94,10 @@ public actor Session {
     /// Who is signed in, read without waiting and without the network (T5).
     public nonisolated var user: SessionUser? { publisher.user }
 
+    /// Why the stored session could not be read, when it could not (E9, S13): the record that
+    /// does not decrypt, or the key source that failed, in plain words. Nil when it was read.
+    public nonisolated var storageProblem: String? { publisher.problem }
+
     /// Every state change (S3): the first value is the current state, and no value repeats
     /// the one before it (T6).
     public nonisolated func states() -> AsyncStream<SessionState> {
@@ -130,14 +137,26 @@ public actor Session {
         await perform(apply(.restored(stored)))
     }
 
-    /// What the store holds now, as the machine reads it.
+    /// What the store holds now, as the machine reads it. Why it could not be read, when it
+    /// could not, is kept for ``storageProblem`` and for the next operation's error.
     func readStore() async -> (StoredSession, SessionRecord?) {
         let record: SessionRecord?
         do {
             record = try await store.load()
+            readProblem = nil
+            publisher.setProblem(nil)
         } catch .recoverable(.unlockRequired) {
             return (.locked, nil)
         } catch {
+            readProblem = error
+            switch error {
+            case .reauthenticate(.credentialsInvalidated):
+                publisher.setProblem(
+                    "\(store.recordDescription) does not decrypt with the current key (the key changed or was lost, "
+                        + "or the file was altered); it is kept for inspection until the next sign-in replaces it")
+            default:
+                publisher.setProblem("\(store.recordDescription) could not be read: \(error)")
+            }
             return (.unreadable, nil)
         }
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID

@@ -7,6 +7,7 @@ final class StatePublisher: Sendable {
     private struct Contents {
         var state: SessionState
         var user: SessionUser?
+        var problem: String?
         var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     }
 
@@ -18,14 +19,21 @@ final class StatePublisher: Sendable {
 
     var state: SessionState { contents.withLock { $0.state } }
     var user: SessionUser? { contents.withLock { $0.user } }
+    var problem: String? { contents.withLock { $0.problem } }
 
     func setUser(_ user: SessionUser?) {
         contents.withLock { $0.user = user }
     }
 
-    /// Records and sends a new state to every observer.
+    func setProblem(_ problem: String?) {
+        contents.withLock { $0.problem = problem }
+    }
+
+    /// Records and sends a new state to every observer; the same state twice in a row is
+    /// sent once (T6).
     func publish(_ state: SessionState) {
         let observers = contents.withLock { contents -> [AsyncStream<SessionState>.Continuation] in
+            guard contents.state != state else { return [] }
             contents.state = state
             return Array(contents.observers.values)
         }

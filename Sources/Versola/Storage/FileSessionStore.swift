@@ -44,6 +44,8 @@ public final class FileSessionStore: SessionStore {
     public var recordFile: URL { URL(fileURLWithPath: directory.recordPath) }
     /// The source of the data key.
     public let keySource: any KeySource
+    /// The record file's path.
+    public var recordDescription: String { directory.recordPath }
 
     let directory: ProfileDirectory
     private let mutex: AsyncMutex

@@ -43,6 +43,9 @@ public protocol SessionStore: Sendable {
     /// for stores on disk (within milliseconds through inotify, within a second otherwise).
     /// It may also yield for this process's own writes; compare with ``generation()``.
     func changes() -> AsyncStream<UInt64>
+
+    /// Where the record lives, for messages (a path for stores on disk).
+    var recordDescription: String { get }
 }
 
 extension SessionStore {
@@ -51,4 +54,7 @@ extension SessionStore {
 
     /// A store that does not report changes: a stream that never yields.
     public func changes() -> AsyncStream<UInt64> { AsyncStream { _ in } }
+
+    /// "the session store".
+    public var recordDescription: String { "the session store" }
 }

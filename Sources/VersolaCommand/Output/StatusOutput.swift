@@ -15,6 +15,7 @@ enum StatusOutput {
             line += " as \(TerminalText.visible(who)) (sub \(TerminalText.visible(user["subject"]?.string ?? "?")))"
         }
         if let issuer = status["issuer"]?.string { line += " at \(TerminalText.visible(issuer))" }
+        if let problem = status["problem"]?.string { line += "\n  the stored session cannot be read: \(TerminalText.visible(problem))" }
         return line + "\n"
     }
 

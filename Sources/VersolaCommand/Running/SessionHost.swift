@@ -194,11 +194,13 @@ public actor SessionHost {
                     "email": user.email.map { .string($0) } ?? .null,
                 ]
             } ?? .null
-        return [
-            "profile": .string(profile), "state": .string(state.rawValue), "signedIn": .bool(state.holdsGrant),
-            "user": user, "issuer": .string(settings.issuer), "clientID": .string(settings.clientID),
-            "dpop": .bool(settings.usesDPoP),
+        var members: [(String, JSONValue)] = [
+            ("profile", .string(profile)), ("state", .string(state.rawValue)), ("signedIn", .bool(state.holdsGrant)),
+            ("user", user), ("issuer", .string(settings.issuer)), ("clientID", .string(settings.clientID)),
+            ("dpop", .bool(settings.usesDPoP)),
         ]
+        if let problem = session.storageProblem { members.append(("problem", .string(problem))) }
+        return .object(JSONObject(members))
     }
 }
 
