@@ -4,6 +4,8 @@ import Foundation
 // Build it in release mode: `swift build -c release --product versola-bench`.
 // `VERSOLA_BENCH_SECONDS` sets how long each rate is measured (default 3).
 
+if await SyncWriter.runIfAsked() { exit(0) }
+
 let seconds = Double(ProcessInfo.processInfo.environment["VERSOLA_BENCH_SECONDS"] ?? "") ?? 3
 let report = BenchReport(seconds: seconds)
 let only = Set(CommandLine.arguments.dropFirst())
@@ -17,6 +19,7 @@ let groups: [(String, (BenchReport) async throws -> Void)] = [
     ("engine", engineBenchmarks),
     ("dpop", dpopBenchmarks),
     ("session", sessionBenchmarks),
+    ("sync", syncBenchmarks),
 ]
 
 for (name, run) in groups where only.isEmpty || only.contains(name) {
