@@ -67,6 +67,13 @@ public actor JWKSCache {
     /// - Returns: a set that satisfies, or the newly fetched set (check it again), or nil when
     ///   the rate limit forbids a refetch now.
     /// - Throws: the fetch's error.
+    /// How long until ``refetch(unlessSatisfied:budget:)`` may fetch again (zero when it may now).
+    public func timeUntilRefetch() -> Duration {
+        guard let lastRefetch else { return .zero }
+        let left = Self.refetchInterval - (sender.environment.clock.monotonicNow - lastRefetch)
+        return left > .zero ? left : .zero
+    }
+
     public func refetch(
         unlessSatisfied isSatisfied: @Sendable (JWKSet) -> Bool, budget: OperationBudget
     ) async throws(VersolaError) -> JWKSet? {

@@ -77,7 +77,8 @@ public struct IDTokenValidator: Sendable {
                     return !set.candidates(keyID: nil, algorithm: algorithm).isEmpty
                 }, budget: budget)
             guard let refetched else {
-                throw Self.rejected("\(selection.reason) (the key set was fetched again less than 60 s ago)")
+                // E6: the key may be on its way into the key set; that is for later, not a configuration error.
+                throw .recoverable(.signingKeyUnavailable(retryAfter: await keys.timeUntilRefetch()))
             }
             keySet = refetched
             selection = selectKey(for: jws, in: keySet)

@@ -17,6 +17,8 @@ public enum VersolaErrorCoding {
             case "unlockRequired": return .recoverable(.unlockRequired)
             case "nonceLoop": return .recoverable(.nonceLoop)
             case "storageUnavailable": return .recoverable(.storageUnavailable(reason))
+            case "signingKeyUnavailable":
+                return .recoverable(.signingKeyUnavailable(retryAfter: .seconds(fields["retryAfter"]?.int64 ?? 60)))
             case "network":
                 let kind = fields["kind"]?.string.flatMap(NetworkFailure.Kind.init(rawValue:)) ?? .couldNotConnect
                 return .recoverable(

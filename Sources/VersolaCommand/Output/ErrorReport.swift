@@ -51,6 +51,8 @@ public enum ErrorReport {
             members.append(("requestBytesWritten", .bool(failure.requestBytesWritten)))
         case .recoverable(.storageUnavailable(let reason)):
             members.append(("reason", .string(reason)))
+        case .recoverable(.signingKeyUnavailable(let wait)):
+            members.append(("retryAfter", .integer(wholeSeconds(wait))))
         case .stepUp(let challenge):
             members.append(("acrValues", .array(challenge.acrValues.map { .string($0) })))
             members.append(("maxAge", challenge.maxAge.map { .integer(Int64($0)) } ?? .null))
@@ -81,6 +83,8 @@ public enum ErrorReport {
             return text + "; try again later"
         case .recoverable(.network(let failure)):
             return "could not reach \(failure.origin) (\(failure.kind.rawValue)); try again later"
+        case .recoverable(.signingKeyUnavailable(let wait)):
+            return "the provider signed with a key it does not publish yet; try again in \(wholeSeconds(wait)) s"
         case .recoverable(.storageUnavailable(let reason)):
             return "the session could not be stored (\(reason)); it is kept in memory. "
                 + "Free some disk space or fix the directory, then try again"

@@ -83,6 +83,10 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
     /// read-only file system): nothing was lost, the grant is kept in memory and written
     /// again later (P10).
     case storageUnavailable(String)
+    /// An ID token names a signing key the provider's key set lacks, and the key set was
+    /// fetched again less than a minute ago (it is fetched at most once a minute, A7): a key
+    /// being rolled out reaches the key set soon, so try again after `retryAfter` (E6).
+    case signingKeyUnavailable(retryAfter: Duration)
 
     /// The case name used on the wire (E13).
     public var name: String {
@@ -95,6 +99,7 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
         case .unlockRequired: "unlockRequired"
         case .nonceLoop: "nonceLoop"
         case .storageUnavailable: "storageUnavailable"
+        case .signingKeyUnavailable: "signingKeyUnavailable"
         }
     }
 
