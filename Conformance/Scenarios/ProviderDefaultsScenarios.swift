@@ -132,6 +132,18 @@ import VersolaTestIdP
         await rig.stop()
     }
 
+    @Test("A13 A2: a provider whose published PKCE methods lack S256 is refused before any browser opens")
+    func noS256() async throws {
+        let rig = try await EngineRig(configure: { $0.codeChallengeMethodsSupported = ["plain"] })
+        await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
+        #expect(rig.browser.opened.isEmpty)
+        await rig.stop()
+        // Not published at all: the login goes ahead with S256.
+        let silent = try await EngineRig(configure: { $0.codeChallengeMethodsSupported = nil })
+        _ = try await silent.client.login()
+        await silent.stop()
+    }
+
     // MARK: E14
 
     @Test("E14: a token endpoint's invalid_request keeps its error_description, control characters stripped")

@@ -22,7 +22,9 @@ extension TestProvider {
         document["grant_types_supported"] = ["authorization_code", "refresh_token"]
         document["subject_types_supported"] = ["public"]
         document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
-        document["code_challenge_methods_supported"] = ["S256"]
+        if let methods = configuration.codeChallengeMethodsSupported {
+            document["code_challenge_methods_supported"] = .array(methods.map { .string($0) })
+        }
         document["token_endpoint_auth_methods_supported"] = ["none"]
         document["revocation_endpoint_auth_methods_supported"] = ["none"]
         document["scopes_supported"] =

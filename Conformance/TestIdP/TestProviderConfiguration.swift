@@ -80,6 +80,9 @@ public struct TestProviderConfiguration: Sendable {
     /// `response_types_supported` as advertised; a list without `code` describes a provider
     /// this client cannot use (the provider still serves the code flow if asked).
     public var responseTypesSupported = ["code"]
+    /// `code_challenge_methods_supported` as advertised; nil omits the member (the provider
+    /// still accepts only S256).
+    public var codeChallengeMethodsSupported: [String]? = ["S256"]
     /// Require every token request to carry a DPoP proof.
     public var requireDPoP = false
     /// Require the authorization server's nonce in DPoP proofs (`use_dpop_nonce`).
