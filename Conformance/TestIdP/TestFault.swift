@@ -51,6 +51,10 @@ public enum TestFault: Sendable, Hashable {
     case oauthError(String)
     /// Resource: demand a step-up (`insufficient_user_authentication`) with these values.
     case stepUp(acrValues: String, maxAge: Int?)
+    /// UserInfo, resource: refuse a valid token with an RFC 6750 §3.1 error: `invalid_request`
+    /// (400), `invalid_token` (401), `insufficient_scope` (403), or another code (400), in a
+    /// `WWW-Authenticate` challenge of the token's scheme with this `error_description`.
+    case bearerError(code: String, description: String)
 }
 
 /// A fault armed on one endpoint, for a number of requests or for ever.
@@ -157,6 +161,9 @@ public struct TestFaultPlan: Sendable, Hashable {
         case "oauthError":
             guard let code = entry["error"]?.string else { return nil }
             return .oauthError(code)
+        case "bearerError":
+            guard let code = entry["error"]?.string else { return nil }
+            return .bearerError(code: code, description: entry["error_description"]?.string ?? "")
         case "stepUp":
             guard let acr = entry["acr_values"]?.string else { return nil }
             return .stepUp(acrValues: acr, maxAge: entry["max_age"]?.int64.map { Int($0) })

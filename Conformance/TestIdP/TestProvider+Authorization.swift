@@ -101,6 +101,11 @@ extension TestProvider {
         guard scope.split(separator: " ").contains("openid") else {
             throw refuse("invalid_scope", "scope must include openid")
         }
+        if configuration.requireConsentForOfflineAccess, scope.split(separator: " ").contains("offline_access"),
+            !(parameters["prompt"] ?? "").split(separator: " ").contains("consent")
+        {
+            throw refuse("invalid_request", "consent in prompt")
+        }
         guard let challenge = parameters["code_challenge"] else {
             throw refuse("invalid_request", "PKCE is required")
         }

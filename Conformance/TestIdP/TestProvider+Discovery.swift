@@ -17,15 +17,18 @@ extension TestProvider {
             document["pushed_authorization_request_endpoint"] = .string(url(of: .par))
         }
         document["require_pushed_authorization_requests"] = .bool(configuration.requirePushedAuthorizationRequests)
-        document["response_types_supported"] = ["code"]
+        document["response_types_supported"] = .array(configuration.responseTypesSupported.map { .string($0) })
         document["response_modes_supported"] = ["query"]
         document["grant_types_supported"] = ["authorization_code", "refresh_token"]
         document["subject_types_supported"] = ["public"]
         document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
-        document["code_challenge_methods_supported"] = ["S256"]
+        if let methods = configuration.codeChallengeMethodsSupported {
+            document["code_challenge_methods_supported"] = .array(methods.map { .string($0) })
+        }
         document["token_endpoint_auth_methods_supported"] = ["none"]
         document["revocation_endpoint_auth_methods_supported"] = ["none"]
-        document["scopes_supported"] = ["openid", "profile", "email", "offline_access"]
+        document["scopes_supported"] =
+            configuration.advertiseOfflineAccess ? ["openid", "profile", "email", "offline_access"] : ["openid", "profile", "email"]
         document["claims_supported"] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "name", "email"]
         if configuration.advertiseDPoP {
             document["dpop_signing_alg_values_supported"] = ["ES256", "RS256", "PS256", "EdDSA"]

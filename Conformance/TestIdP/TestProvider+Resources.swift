@@ -75,9 +75,26 @@ extension TestProvider {
         }
     }
 
+    /// An armed ``TestFault/bearerError(code:description:)``: the RFC 6750 §3.1 answer for a
+    /// token that was otherwise accepted.
+    func bearerRefusal(for record: AccessTokenRecord, endpoint: TestEndpoint) -> HTTPServerAction? {
+        guard let fault = takeFault(endpoint, where: { if case .bearerError = $0 { true } else { false } }),
+            case .bearerError(let code, let description) = fault
+        else { return nil }
+        let status =
+            switch code {
+            case "invalid_token": 401
+            case "insufficient_scope": 403
+            default: 400
+            }
+        return challenge(
+            scheme: record.dpopThumbprint == nil ? "Bearer" : "DPoP", error: code, description: description,
+            endpoint: endpoint, status: status)
+    }
+
     private func challenge(
         scheme: String, error: String?, description: String?, endpoint: TestEndpoint, nonce: Bool = false,
-        extra: [(String, String)] = []
+        extra: [(String, String)] = [], status: Int = 401
     ) -> HTTPServerAction {
         var parameters: [(String, String)] = []
         if scheme == "DPoP" { parameters.append(("algs", "ES256 RS256 PS256 EdDSA")) }
@@ -88,7 +105,7 @@ extension TestProvider {
             ? scheme : scheme + " " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
         var headers: HTTPHeaders = ["WWW-Authenticate": value, "Cache-Control": "no-store"]
         if nonce || scheme == "DPoP" { headers = headers + nonceHeader(for: endpoint, always: nonce) }
-        return .respond(HTTPServerResponse(status: 401, headers: headers))
+        return .respond(HTTPServerResponse(status: status, headers: headers))
     }
 
     // MARK: UserInfo
@@ -100,6 +117,7 @@ extension TestProvider {
         switch authenticate(request, url: url, endpoint: .userinfo) {
         case .refused(let action): return action
         case .granted(let record):
+            if let refusal = bearerRefusal(for: record, endpoint: .userinfo) { return refusal }
             let user = configuration.user
             let subject = takeFault(.userinfo, .wrongUserInfoSubject) ? "someone-else" : record.subject
             return jsonAnswer(

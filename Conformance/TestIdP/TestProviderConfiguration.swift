@@ -68,8 +68,21 @@ public struct TestProviderConfiguration: Sendable {
     public var requirePushedAuthorizationRequests = false
     /// Advertise the PAR endpoint in discovery.
     public var advertisePushedAuthorizationRequests = true
-    /// Advertise DPoP signing algorithms in discovery.
+    /// Advertise DPoP signing algorithms in discovery (`dpop_signing_alg_values_supported`);
+    /// false omits the member, as most providers do.
     public var advertiseDPoP = true
+    /// List `offline_access` in `scopes_supported`; false omits it from the list (and the
+    /// provider then ignores the scope).
+    public var advertiseOfflineAccess = true
+    /// Refuse a request for `offline_access` without `prompt=consent` (OIDC Core §11), the
+    /// way pyoidc-based providers do: `invalid_request` "consent in prompt" on the redirect.
+    public var requireConsentForOfflineAccess = false
+    /// `response_types_supported` as advertised; a list without `code` describes a provider
+    /// this client cannot use (the provider still serves the code flow if asked).
+    public var responseTypesSupported = ["code"]
+    /// `code_challenge_methods_supported` as advertised; nil omits the member (the provider
+    /// still accepts only S256).
+    public var codeChallengeMethodsSupported: [String]? = ["S256"]
     /// Require every token request to carry a DPoP proof.
     public var requireDPoP = false
     /// Require the authorization server's nonce in DPoP proofs (`use_dpop_nonce`).

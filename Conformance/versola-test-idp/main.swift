@@ -8,7 +8,8 @@ let usage = """
     usage: versola-test-idp [--port N] [--issuer-path PATH] [--auto-login] [--fault-plan FILE]
                             [--require-par] [--require-dpop] [--dpop-nonce] [--separate-resource-server]
                             [--exact-redirect-port] [--refresh-tokens|--no-refresh-tokens]
-                            [--access-token-lifetime SECONDS]
+                            [--access-token-lifetime SECONDS] [--no-dpop-metadata] [--no-offline-access]
+                            [--consent-for-offline-access] [--no-code-response-type]
 
       --port N                   listen on port N (0, the default, picks a free port)
       --issuer-path PATH         give the issuer a path, e.g. /tenant
@@ -20,6 +21,10 @@ let usage = """
       --separate-resource-server serve the protected resource on its own port (printed second)
       --exact-redirect-port      match loopback redirect URIs with their port (no RFC 8252 any-port rule)
       --access-token-lifetime S  access token lifetime in seconds (default 300)
+      --no-dpop-metadata         omit dpop_signing_alg_values_supported from discovery
+      --no-offline-access        omit offline_access from scopes_supported
+      --consent-for-offline-access  refuse offline_access without prompt=consent (invalid_request)
+      --no-code-response-type    advertise response_types_supported without code
 
     The test user is alice / wonderland. Clients: versola-test (RS256 ID tokens) and
     versola-test-es256 (ES256), both public, redirect http://127.0.0.1/callback on any port.
@@ -58,6 +63,10 @@ func parseOptions(_ list: [String]) -> Options {
         case "--fault-plan": options.planFile = value(after: argument)
         case "--require-par": options.configuration.requirePushedAuthorizationRequests = true
         case "--require-dpop": options.configuration.requireDPoP = true
+        case "--no-dpop-metadata": options.configuration.advertiseDPoP = false
+        case "--no-offline-access": options.configuration.advertiseOfflineAccess = false
+        case "--consent-for-offline-access": options.configuration.requireConsentForOfflineAccess = true
+        case "--no-code-response-type": options.configuration.responseTypesSupported = ["id_token"]
         case "--dpop-nonce":
             options.configuration.requireDPoPNonce = true
             options.configuration.resourceRequiresDPoPNonce = true

@@ -1,4 +1,5 @@
 import Testing
+import Versola
 
 @testable import VersolaCommand
 
@@ -16,7 +17,7 @@ struct CommandParserTests {
             "--max-age", "30", "--json")
         var expected = LoginOptions(issuer: "https://id.example", clientID: "cli")
         expected.scopes = ["openid", "profile", "offline_access"]
-        expected.usesDPoP = false
+        expected.dpop = .off
         expected.browserCommand = "curl -s %s"
         expected.noBrowser = true
         expected.port = 8765
@@ -27,6 +28,23 @@ struct CommandParserTests {
         #expect(invocation.command == .login(expected))
         #expect(invocation.global.profile == "work")
         #expect(invocation.global.json)
+    }
+
+    // A11: `--dpop MODE`, with `--dpop` alone and `--no-dpop` as aliases of require and off.
+    @Test func dpopModes() throws {
+        func mode(_ arguments: String...) throws -> DPoPMode? {
+            guard case .login(let options) = try CommandParser.parse(["login"] + arguments).command else { return nil }
+            return options.dpop
+        }
+        #expect(try mode() == nil)
+        #expect(try mode("--dpop", "auto") == .auto)
+        #expect(try mode("--dpop=off") == .off)
+        #expect(try mode("--dpop", "require") == .require)
+        #expect(try mode("--dpop") == .require)
+        #expect(try mode("--dpop", "--no-browser") == .require, "a following flag is not the mode")
+        #expect(try mode("--no-dpop") == .off)
+        #expect(throws: UsageError.self) { try mode("--dpop=sometimes") }
+        #expect(throws: UsageError.self) { try mode("--dpop", "sometimes") }
     }
 
     @Test func tokenFormatsAndGlobalFlagsAnywhere() throws {

@@ -20,6 +20,17 @@ struct ErrorReportTests {
         .configuration(.stateMismatch), .configuration(.idTokenRejected("exp")),
         .configuration(.invalidConfiguration("bad")),
         .configuration(.discoveryIssuerMismatch(expected: "https://a", actual: "https://b")),
+        .configuration(
+            .invalidConfiguration(
+                "the provider answered invalid_request (status 400)",
+                provider: ProviderError(code: "invalid_request", description: "consent in prompt"))),
+        .configuration(.providerUnsupported("no", provider: ProviderError(code: "invalid_client", description: nil))),
+        .configuration(
+            .authorizationRejected("refused", provider: ProviderError(code: "invalid_scope", description: "no such scope"))),
+        .recoverable(
+            .server(
+                ServerFailure(
+                    status: 500, failedRequests: 1, elapsed: .zero, errorCode: "server_error", errorDescription: "boom"))),
     ]
 
     // One exit status per category (the contract scripts use).
@@ -70,11 +81,32 @@ struct ErrorReportTests {
             switch (error, sample) {
             case (.recoverable(.server(let a)), .recoverable(.server(let b))):
                 #expect(a.status == b.status && a.failedRequests == b.failedRequests && a.elapsed == b.elapsed)
-                #expect(a.retryAfter == .seconds(3))
+                #expect(a.retryAfter == b.retryAfter.map { _ in .seconds(3) })
+                #expect(a.providerError == b.providerError)
             default:
                 #expect(error == sample)
             }
         }
+    }
+
+    // E14: what the provider said is in the JSON as providerError / providerDescription, in the
+    // sentence, and survives the agent round trip (checked by errorsSurviveTheAgentProtocol).
+    @Test func providerErrorIsReported() throws {
+        let sample = Self.samples[15]
+        let error = try #require(ErrorReport.object(for: .versola(sample))["error"])
+        #expect(error["providerError"] == "invalid_request")
+        #expect(error["providerDescription"] == "consent in prompt")
+        let text = ErrorReport.render(.versola(sample), json: false)
+        #expect(text.contains("invalid_request (\"consent in prompt\")"), "\(text)")
+        #expect(!text.contains("invalidConfiguration"), "case names only in --json")
+        let bare = try #require(ErrorReport.object(for: .versola(Self.samples[16]))["error"])
+        #expect(bare["providerError"] == "invalid_client")
+        #expect(bare["providerDescription"] == .null)
+        let server = try #require(ErrorReport.object(for: .versola(Self.samples[18]))["error"])
+        #expect(server["providerError"] == "server_error")
+        #expect(server["providerDescription"] == "boom")
+        #expect(ErrorReport.render(.versola(Self.samples[18]), json: false).contains("server_error (\"boom\")"))
+        #expect(ErrorReport.object(for: .versola(.configuration(.stateMismatch)))["error"]?["providerError"] == nil)
     }
 
     @Test func textAdvisesWhatToDo() {

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Versola
+import VersolaJOSE
 
 @testable import VersolaCommand
 
@@ -12,7 +14,7 @@ struct ProfileFilesTests {
         #expect(try files.load("work") == nil)
         var settings = ProfileSettings(issuer: "https://id.example", clientID: "cli")
         settings.scopes = ["openid", "email"]
-        settings.usesDPoP = false
+        settings.dpop = .off
         settings.browserCommand = "curl %s"
         settings.port = 8765
         settings.caFile = "/etc/ca.pem"
@@ -37,7 +39,7 @@ struct ProfileFilesTests {
         var saved = ProfileSettings(issuer: "https://id.example", clientID: "cli")
         saved.browserCommand = "b"
         let merged = try ProfileSettings.merging(
-            LoginOptions(scopes: ["x"], usesDPoP: false, port: 9), over: saved, profile: "p")
+            LoginOptions(scopes: ["x"], dpop: .off, port: 9), over: saved, profile: "p")
         #expect(merged.issuer == "https://id.example")
         #expect(merged.scopes == ["x"])
         #expect(!merged.usesDPoP)
@@ -50,6 +52,21 @@ struct ProfileFilesTests {
         let fresh = try ProfileSettings.merging(LoginOptions(issuer: "https://other"), over: saved, profile: "p")
         #expect(fresh.browserCommand == nil)
         #expect(throws: (any Error).self) { try ProfileSettings.merging(LoginOptions(), over: nil, profile: "p") }
+    }
+
+    // A11: the mode is saved by name; profiles saved before the modes existed still load
+    // (`false` was --no-dpop; `true`, the old default, reads as the new default auto).
+    @Test func dpopModeIsSavedAndOldProfilesLoad() throws {
+        var settings = ProfileSettings(issuer: "https://id.example", clientID: "cli")
+        #expect(settings.dpop == .auto)
+        settings.dpop = .require
+        #expect(settings.json["dpop"] == "require")
+        #expect(try ProfileSettings(json: settings.json).dpop == .require)
+        let old: (Bool) -> JSONValue = { ["issuer": "https://id.example", "clientID": "cli", "dpop": .bool($0)] }
+        #expect(try ProfileSettings(json: old(false)).dpop == .off)
+        #expect(try ProfileSettings(json: old(true)).dpop == .auto)
+        #expect(try ProfileSettings(json: ["issuer": "https://id.example", "clientID": "cli"]).dpop == .auto)
+        #expect(ProfileSettings(issuer: "https://id.example", clientID: "cli").clientConfiguration.dpop == .auto)
     }
 
     private func mode(of path: String) throws -> mode_t {

@@ -58,7 +58,8 @@ public struct AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible
     ///     `authorization_response_iss_parameter_supported`.
     /// - Throws: `.configuration(.stateMismatch)`, `.configuration(.issuerMismatch)`,
     ///   `.reauthenticate(.authorizationDenied | .interactionRequired)`,
-    ///   `.configuration(.authorizationRejected)` for other error codes.
+    ///   `.configuration(.authorizationRejected)` for other error codes, carrying the code and
+    ///   description (cleaned, E14).
     public func validatedCode(for pending: PendingAuthorization, issuerParameterRequired: Bool) throws(VersolaError)
         -> String
     {
@@ -82,7 +83,10 @@ public struct AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible
         case "login_required", "interaction_required", "consent_required", "account_selection_required":
             .reauthenticate(.interactionRequired)
         default:
-            .configuration(.authorizationRejected("the provider answered \(code)"))
+            .configuration(
+                .authorizationRejected(
+                    "the provider refused the authorization request",
+                    provider: ProviderError(code: code, description: description)))
         }
     }
 

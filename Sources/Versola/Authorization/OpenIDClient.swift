@@ -3,7 +3,7 @@ import VersolaJOSE
 
 /// The authorization engine for one client at one provider: discovery, PKCE, PAR, the
 /// loopback browser leg, the code exchange and ID token validation (A1–A9, E9, E11, E12, L1),
-/// with tokens bound to a DPoP key when `configuration.usesDPoP` (D1–D5).
+/// with tokens bound to a DPoP key per `configuration.dpop` (A11, D1–D5).
 ///
 /// ```swift
 /// let client = try OpenIDClient(configuration: ClientConfiguration(issuer: "https://login.example.com", clientID: "cli"))
@@ -55,13 +55,27 @@ public actor OpenIDClient {
         try await discovery.metadata(budget: newBudget())
     }
 
+    /// Whether a login with this configuration binds its tokens to a DPoP key (A11): in `.auto`
+    /// mode exactly when the provider advertises ES256 in `dpop_signing_alg_values_supported`;
+    /// in `.require` mode the same (a provider without it is refused by ``login``, unless
+    /// Bearer fallback is allowed); never in `.off` mode. Reads the provider's metadata (cached).
+    ///
+    /// A caller that makes the DPoP key itself (to persist it with the pending request) asks
+    /// this first: `let key = try await client.resolvedDPoP() ? try DPoPKey.generate() : nil`.
+    public func resolvedDPoP() async throws(VersolaError) -> Bool {
+        guard configuration.dpop != .off else { return false }
+        return try await metadata().bindsDPoP(for: configuration)
+    }
+
     /// Runs an interactive login: everything up to the browser, the browser leg, then the
     /// code exchange and ID token validation.
     ///
-    /// With DPoP on (and advertised by the provider, or required because Bearer fallback is
-    /// off), the login binds a new key: `dpop_jkt` in the authorization request, plain or
+    /// `offline_access` is asked for only when the provider lists it in `scopes_supported` (or
+    /// publishes no list), and then with `prompt=consent` unless `parameters.prompt` is set (A12).
+    ///
+    /// With DPoP (``resolvedDPoP()``), the login binds a new key: `dpop_jkt` in the authorization request, plain or
     /// pushed (D4); proofs on the push, the exchange and later requests; the grant carries
-    /// the key. A Bearer answer is `providerUnsupported` unless Bearer fallback is allowed (D5).
+    /// the key. In `.require` mode a Bearer answer is `providerUnsupported` unless Bearer fallback is allowed (D5).
     /// - Parameters:
     ///   - parameters: extra authorization parameters (prompt, acr_values, …).
     ///   - timeout: how long the person has to finish in the browser.
@@ -95,7 +109,8 @@ public actor OpenIDClient {
                 .server(ServerFailure(status: 503, retryAfter: wait, failedRequests: 0, elapsed: .zero)))
         }
         var key: DPoPKey?
-        if bindsDPoP(metadata) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
+        if metadata.bindsDPoP(for: configuration) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
+        let parameters = metadata.authorizationParameters(parameters, for: configuration)
         let listener = try LoopbackListener.start(configuration.redirect)
         activeListener = listener
         defer {
@@ -161,7 +176,7 @@ public actor OpenIDClient {
     /// - Throws: `.configuration(.stateMismatch | .issuerMismatch)` before any token request
     ///   (E12); `.reauthenticate(.credentialsInvalidated)` when the request was bound to a DPoP
     ///   key and that key is not supplied; `.configuration(.providerUnsupported)` for a Bearer
-    ///   answer to a DPoP exchange without Bearer fallback (D5).
+    ///   answer to a DPoP exchange in `.require` mode without Bearer fallback (D5).
     public func complete(
         _ redirect: AuthorizationRedirect, pending: PendingAuthorization, issuerParameterRequired: Bool,
         dpopKey: DPoPKey? = nil
@@ -198,7 +213,7 @@ public actor OpenIDClient {
     ///     (a refresh after a 401, R1); a new one when nil.
     /// - Throws: `.reauthenticate(.sessionExpired)` without a refresh token (S8); the token
     ///   endpoint's errors; `.configuration(.providerUnsupported)` for a Bearer answer to a
-    ///   DPoP refresh without Bearer fallback (D5).
+    ///   DPoP refresh in `.require` mode without Bearer fallback (D5).
     public func refresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> Grant {
         try await acceptRefresh(try await requestRefresh(grant, budget: budget))
     }
@@ -334,21 +349,17 @@ public actor OpenIDClient {
         return IDTokenValidator(configuration: configuration, metadata: metadata, keys: cache, clock: environment.clock)
     }
 
-    /// Whether a login binds a DPoP key: DPoP is on and the provider advertises ES256 proofs.
-    /// (Without the advertisement ``ProviderMetadata/checkSupports(_:)`` has already refused
-    /// the login unless Bearer fallback is allowed, and then the login goes without DPoP.)
-    private func bindsDPoP(_ metadata: ProviderMetadata) -> Bool {
-        configuration.usesDPoP && metadata.dpopSigningAlgorithmsSupported?.contains(.es256) == true
-    }
 
-    /// D5: a Bearer answer to a request made with a DPoP proof is refused unless the
-    /// application allowed Bearer fallback.
+    /// D5: in `.require` mode a Bearer answer to a request made with a DPoP proof is refused
+    /// unless the application allowed Bearer fallback; in `.auto` mode it is accepted (A11).
     private func checkTokenType(_ tokens: TokenResponse, boundTo key: DPoPKey?) throws(VersolaError) {
         guard key != nil, tokens.tokenType == .bearer else { return }
-        guard configuration.allowsBearerFallback else {
+        // A11: only `.require` insists; `.auto` takes what the provider issues.
+        guard configuration.allowsBearerFallback || configuration.dpop != .require else {
             throw .configuration(
                 .providerUnsupported(
-                    "the provider answered a DPoP-bound token request with a Bearer token (allow Bearer fallback to accept it)"))
+                    "the provider answered a DPoP-bound token request with a Bearer token; use --dpop off "
+                        + "(DPoP mode off), or allow Bearer fallback to accept it"))
         }
         environment.log.record(VersolaLogEvent(.warning, "the provider issued a Bearer token to a DPoP request; accepted"))
     }
@@ -400,9 +411,10 @@ public actor OpenIDClient {
             response = try await sender.send(request, kind: .read, budget: budget)
         }
         guard (200..<300).contains(response.status) else {
-            let detail = OAuthErrorResponse(body: response.body).map { "the provider refused the pushed request: \($0.code)" }
-                ?? "the provider refused the pushed request with status \(response.status)"
-            throw .configuration(.authorizationRejected(detail))
+            throw .configuration(
+                .authorizationRejected(
+                    "the provider refused the pushed request (status \(response.status))",
+                    provider: OAuthErrorResponse(body: response.body)?.providerError))
         }
         guard let document = try? JSONValue(parsing: response.body), let requestURI = document["request_uri"]?.string,
             !requestURI.isEmpty

@@ -19,8 +19,8 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var scopes: [String]
     /// Where the browser sends the person back.
     public var redirect: LoopbackRedirect
-    /// Bind tokens to a DPoP key (RFC 9449).
-    public var usesDPoP: Bool
+    /// When tokens are bound to a DPoP key (RFC 9449, A11): `.auto` by default.
+    public var dpop: DPoPMode
     /// Accept a Bearer token when DPoP was asked for (D5); off by default.
     public var allowsBearerFallback: Bool
     /// When to push the authorization request (RFC 9126).
@@ -48,7 +48,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.clientID = clientID
         self.scopes = ["openid", "offline_access"]
         self.redirect = LoopbackRedirect()
-        self.usesDPoP = true
+        self.dpop = .auto
         self.allowsBearerFallback = false
         self.pushedAuthorization = .whenAdvertised
         self.retryPolicy = RetryPolicy()
@@ -56,6 +56,14 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.clockTolerance = .seconds(60)
         self.idTokenAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .es256, .es384, .es512, .edDSA]
         self.postLogoutRedirectURI = nil
+    }
+
+    /// Whether DPoP may be used at all (the mode is not `.off`). Whether a login does use it
+    /// depends on the provider in `.auto` mode: ask ``OpenIDClient/resolvedDPoP()``.
+    /// Setting it picks `.require` (true) or `.off` (false).
+    public var usesDPoP: Bool {
+        get { dpop != .off }
+        set { dpop = newValue ? .require : .off }
     }
 
     /// The scopes as sent, `openid` first.
@@ -76,6 +84,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         }
         guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
         try retryPolicy.validate()
+        try transport.validate()
         guard clockTolerance >= .zero, clockTolerance <= Self.maximumClockTolerance else {
             throw .configuration(.invalidConfiguration("clock tolerance must be 0…300 s"))
         }
@@ -97,6 +106,18 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("post-logout redirect must use https (plain http only on loopback)"))
         }
     }
+}
+
+/// When tokens are bound to a DPoP key (RFC 9449, A11).
+public enum DPoPMode: String, Sendable, Hashable, CaseIterable {
+    /// DPoP exactly when the provider advertises ES256 in `dpop_signing_alg_values_supported`;
+    /// Bearer tokens otherwise.
+    case auto
+    /// DPoP always: a provider that does not advertise ES256 proofs, or answers a DPoP request
+    /// with a Bearer token, is `providerUnsupported` unless Bearer fallback is allowed (D5).
+    case require
+    /// Never DPoP: Bearer tokens.
+    case off
 }
 
 /// When the authorization request is pushed (RFC 9126).

@@ -32,6 +32,10 @@ public struct ProviderMetadata: Sendable, Hashable {
     public let pushedAuthorizationRequestEndpoint: URL?
     /// Whether the provider accepts only pushed authorization requests (RFC 9126 §5). Default false.
     public let requiresPushedAuthorizationRequests: Bool
+    /// The response types advertised (`response_types_supported`), when the member is present.
+    public let responseTypesSupported: [String]?
+    /// The scopes advertised (`scopes_supported`), when the member is present.
+    public let scopesSupported: [String]?
     /// The PKCE methods advertised, when the member is present (`S256`, `plain`, …).
     public let codeChallengeMethodsSupported: [String]?
     /// The DPoP proof algorithms advertised (RFC 9449 §5.1), when the member is present;
@@ -78,6 +82,8 @@ public struct ProviderMetadata: Sendable, Hashable {
         endSessionEndpoint = try reader.optionalEndpoint("end_session_endpoint")
         pushedAuthorizationRequestEndpoint = try reader.optionalEndpoint("pushed_authorization_request_endpoint")
         requiresPushedAuthorizationRequests = try reader.optionalBool("require_pushed_authorization_requests") ?? false
+        responseTypesSupported = try reader.optionalStrings("response_types_supported")
+        scopesSupported = try reader.optionalStrings("scopes_supported")
         codeChallengeMethodsSupported = try reader.optionalStrings("code_challenge_methods_supported")
         dpopSigningAlgorithmsSupported = try reader.optionalStrings("dpop_signing_alg_values_supported")
             .map { Set($0.compactMap(SignatureAlgorithm.init(rawValue:))) }
@@ -105,23 +111,40 @@ public struct ProviderMetadata: Sendable, Hashable {
         }
     }
 
+    /// Whether a login binds a DPoP key (A11): the mode is `.auto` or `.require` and the
+    /// provider advertises ES256 proofs. (In `.require` mode without the advertisement,
+    /// ``checkSupports(_:)`` refuses the login unless Bearer fallback is allowed; the login then
+    /// goes without DPoP.)
+    public func bindsDPoP(for configuration: ClientConfiguration) -> Bool {
+        configuration.dpop != .off && dpopSigningAlgorithmsSupported?.contains(.es256) == true
+    }
+
     /// Checks that the provider offers what the configuration needs, before any browser opens.
-    /// - Throws: `.configuration(.providerUnsupported)` when `code_challenge_methods_supported`
-    ///   is present without `S256` (A2); when DPoP is asked for and the provider does not
-    ///   advertise ES256 proofs, unless Bearer fallback is allowed (D5); when PAR is required by
+    /// - Throws: `.configuration(.providerUnsupported)` when `response_types_supported` is
+    ///   present without `code`, or `code_challenge_methods_supported` is present without
+    ///   `S256` (A2, A13); when the DPoP mode is `.require` and the provider does not advertise
+    ///   ES256 proofs, unless Bearer fallback is allowed (D5, A11); when PAR is required by
     ///   the configuration but not offered, or required by the provider but configured `.never`
     ///   or offered without an endpoint (A3); when no allowed ID token algorithm is advertised (A7).
     public func checkSupports(_ configuration: ClientConfiguration) throws(VersolaError) {
-        if let methods = codeChallengeMethodsSupported, !methods.contains("S256") {
-            throw Self.unsupported("PKCE S256 is not among code_challenge_methods_supported", whole: false)
+        if let types = responseTypesSupported, !types.contains("code") {
+            throw Self.unsupported(
+                "the provider does not offer the authorization code flow (response_types_supported: "
+                    + "\(Self.listed(types))); versola needs it", whole: false)
         }
-        if configuration.usesDPoP, !configuration.allowsBearerFallback,
+        if let methods = codeChallengeMethodsSupported, !methods.contains("S256") {
+            throw Self.unsupported(
+                "PKCE S256 is not among code_challenge_methods_supported (\(Self.listed(methods))); "
+                    + "the provider must offer it", whole: false)
+        }
+        if configuration.dpop == .require, !configuration.allowsBearerFallback,
             dpopSigningAlgorithmsSupported?.contains(.es256) != true
         {
+            let fix = "use --dpop auto or --dpop off (DPoP mode auto or off)"
             throw Self.unsupported(
                 dpopSigningAlgorithmsSupported == nil
-                    ? "DPoP was asked for but dpop_signing_alg_values_supported is absent (allow Bearer fallback to proceed)"
-                    : "DPoP was asked for but ES256 is not among dpop_signing_alg_values_supported", whole: false)
+                    ? "DPoP is required but the provider does not advertise it (no dpop_signing_alg_values_supported); \(fix)"
+                    : "DPoP is required but ES256 is not among dpop_signing_alg_values_supported; \(fix)", whole: false)
         }
         if configuration.pushedAuthorization == .required, pushedAuthorizationRequestEndpoint == nil {
             throw Self.unsupported(
@@ -145,6 +168,11 @@ public struct ProviderMetadata: Sendable, Hashable {
                 "no allowed ID token algorithm is advertised (provider: \(advertised.joined(separator: ", ")))",
                 whole: false)
         }
+    }
+
+    /// The provider's list as a message shows it (cleaned: it came from the network).
+    private static func listed(_ values: [String]) -> String {
+        values.isEmpty ? "empty" : ProviderText.clean(values.joined(separator: ", "), limit: 120)
     }
 
     private static func unsupported(_ reason: String, whole: Bool = true) -> VersolaError {

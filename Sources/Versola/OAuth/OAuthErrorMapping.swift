@@ -16,6 +16,7 @@ extension OAuthErrorResponse {
     /// | `server_error`, `temporarily_unavailable`, `use_dpop_nonce`, `invalid_dpop_proof`, any other | `.recoverable(.server)` with the status |
     ///
     /// The DPoP codes are handled by the sender's one-time retries (R3) before they get here.
+    /// A configuration or server error keeps the code and description, cleaned (E14).
     /// - Parameters:
     ///   - status: the HTTP status of the answer (0 for an error delivered on a redirect).
     ///   - failedRequests: the operation's failed requests so far, for a server failure.
@@ -30,9 +31,11 @@ extension OAuthErrorResponse {
         case .loginRequired, .interactionRequired, .consentRequired, .accountSelectionRequired:
             return .reauthenticate(.interactionRequired)
         case .invalidClient, .unauthorizedClient, .unsupportedGrantType, .invalidScope, .unsupportedResponseType:
-            return .configuration(.providerUnsupported("the provider \(answered): check the client registration"))
+            return .configuration(
+                .providerUnsupported("the provider \(answered): check the client registration", provider: providerError))
         case .invalidRequest:
-            return .configuration(.invalidConfiguration("the provider \(answered): the request was malformed"))
+            return .configuration(
+                .invalidConfiguration("the provider \(answered): it calls the request malformed", provider: providerError))
         case .serverError, .temporarilyUnavailable, .useDPoPNonce, .invalidDPoPProof, .other:
             return .recoverable(
                 .server(

@@ -50,6 +50,11 @@ public struct OAuthErrorResponse: Sendable, Hashable, CustomStringConvertible {
             errorURI: parameters["error_uri"])
     }
 
+    /// The code and description as the cleaned ``ProviderError`` errors carry (E14).
+    public var providerError: ProviderError? {
+        ProviderError(code: code.rawValue, description: errorDescription)
+    }
+
     /// The code and description, for logs.
     public var description: String {
         if let errorDescription { return "\(code.rawValue) (\(errorDescription))" }

@@ -83,7 +83,7 @@ public struct RevocationEndpoint: Sendable {
                     request, kind: .read, budget: budget, accessToken: accessToken, dpopKey: dpopKey)
             }
             if response.status == 200 { return .confirmed }
-            let code = OAuthErrorResponse(body: response.body)?.description ?? "no OAuth error body"
+            let code = OAuthErrorResponse(body: response.body)?.providerError?.description ?? "no OAuth error body"
             log.record(VersolaLogEvent(.warning, "revocation answered \(response.status): \(code)"))
         } catch {
             log.record(VersolaLogEvent(.warning, "revocation failed: \(error)"))

@@ -94,7 +94,8 @@ public struct TokenEndpoint: Sendable {
         let response = try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
         guard response.isSuccess else {
             let oauthError = OAuthErrorResponse(body: response.body)
-            let code = oauthError?.description ?? "no OAuth error body"
+            // Logged cleaned: the error it becomes may drop the description (E14).
+            let code = oauthError?.providerError?.description ?? "no OAuth error body"
             sender.environment.log.record(
                 VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
             if kind == .refresh, quirks.refusesRefreshToken(response, error: oauthError) {

@@ -30,9 +30,11 @@ public struct UserInfoEndpoint: Sendable {
     ///     `Authorization: DPoP` with a proof carrying `ath`.
     /// - Returns: the checked claims.
     /// - Throws: `.configuration(.idTokenRejected)` when `sub` is missing or differs (the answer
-    ///   is not used); `.reauthenticate(.sessionRejected)` on a 401 (the session layer refreshes
-    ///   first); `.recoverable(.server)` for another status or a body that is not a JSON
-    ///   object; the sender's errors.
+    ///   is not used); for an error answer, per RFC 6750 (``ResourceErrorAnswer``): on a 401
+    ///   `.reauthenticate(.sessionRejected)` (the session layer refreshes once and replays, E10)
+    ///   or `.stepUp`; on a 403 `insufficient_scope` `.configuration(.invalidConfiguration)`;
+    ///   else by the OAuth code table, or `.recoverable(.server)`; `.recoverable(.server)` for a
+    ///   body that is not a JSON object; the sender's errors.
     public func fetch(
         accessToken: String, expectedSubject: String, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> UserInfo {
@@ -47,8 +49,13 @@ public struct UserInfoEndpoint: Sendable {
                         status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed,
                         errorDescription: reason)))
         }
-        if response.status == 401 { throw .reauthenticate(.sessionRejected) }
-        guard response.status == 200 else { throw serverFailure(nil) }
+        guard response.status == 200 else {
+            let answer = ResourceErrorAnswer(response)
+            if let said = answer.error?.providerError {
+                sender.environment.log.record(VersolaLogEvent(.warning, "userinfo answered \(response.status): \(said)"))
+            }
+            throw answer.versolaError(budget: budget)
+        }
         guard let json = try? JSONValue(parsing: response.body), case .object(let claims) = json else {
             throw serverFailure("the userinfo answer is not a JSON object")
         }

@@ -8,6 +8,9 @@ public enum VersolaErrorCoding {
     public static func decode(_ fields: JSONObject) -> VersolaError? {
         guard let category = fields["category"]?.string, let cause = fields["cause"]?.string else { return nil }
         let reason = fields["reason"]?.string ?? ""
+        let said = fields["providerError"]?.string.flatMap {
+            ProviderError(code: $0, description: fields["providerDescription"]?.string)
+        }
         switch category {
         case "recoverable":
             switch cause {
@@ -34,7 +37,8 @@ public enum VersolaErrorCoding {
                         ServerFailure(
                             status: Int(fields["status"]?.int64 ?? 0), retryAfter: retryAfter,
                             failedRequests: Int(fields["failedRequests"]?.int64 ?? 0), elapsed: elapsed,
-                            errorCode: fields["error"]?.string, errorDescription: fields["errorDescription"]?.string)))
+                            errorCode: said?.code,
+                            errorDescription: said?.errorDescription ?? fields["errorDescription"]?.string)))
             default: return nil
             }
         case "reauthenticate":
@@ -48,9 +52,9 @@ public enum VersolaErrorCoding {
             case "stateMismatch": return .configuration(.stateMismatch)
             case "issuerMismatch": return .configuration(.issuerMismatch)
             case "idTokenRejected": return .configuration(.idTokenRejected(reason))
-            case "providerUnsupported": return .configuration(.providerUnsupported(reason))
-            case "invalidConfiguration": return .configuration(.invalidConfiguration(reason))
-            case "authorizationRejected": return .configuration(.authorizationRejected(reason))
+            case "providerUnsupported": return .configuration(.providerUnsupported(reason, provider: said))
+            case "invalidConfiguration": return .configuration(.invalidConfiguration(reason, provider: said))
+            case "authorizationRejected": return .configuration(.authorizationRejected(reason, provider: said))
             case "discoveryIssuerMismatch":
                 return .configuration(
                     .discoveryIssuerMismatch(

@@ -43,8 +43,9 @@ public enum ErrorReport {
             members.append(("retryAfter", failure.retryAfter.map { .integer(wholeSeconds($0)) } ?? .null))
             members.append(("failedRequests", .integer(Int64(failure.failedRequests))))
             members.append(("elapsedMs", .integer(milliseconds(failure.elapsed))))
-            if let code = failure.errorCode { members.append(("error", .string(code))) }
-            if let text = failure.errorDescription { members.append(("errorDescription", .string(text))) }
+            if failure.errorCode == nil, let text = failure.errorDescription {
+                members.append(("errorDescription", .string(text)))
+            }
         case .recoverable(.network(let failure)):
             members.append(("kind", .string(failure.kind.rawValue)))
             members.append(("origin", .string(failure.origin)))
@@ -65,6 +66,11 @@ public enum ErrorReport {
         default:
             break
         }
+        if let said = error.providerError {
+            // E14: what the provider said, cleaned.
+            members.append(("providerError", .string(said.code)))
+            members.append(("providerDescription", said.errorDescription.map { .string($0) } ?? .null))
+        }
         members.append(("message", .string(error.description)))
         return JSONObject(members)
     }
@@ -79,6 +85,7 @@ public enum ErrorReport {
             return "the session store is locked; unlock it and try again"
         case .recoverable(.server(let failure)):
             var text = "the provider answered \(failure.status) (\(failure.failedRequests) failed request(s))"
+            if let said = failure.providerError { text += ": \(quoted(said))" }
             if let wait = failure.retryAfter { text += "; it asks to wait \(wholeSeconds(wait)) s" }
             return text + "; try again later"
         case .recoverable(.network(let failure)):
@@ -101,8 +108,16 @@ public enum ErrorReport {
             if let maxAge = challenge.maxAge { advice += " --max-age \(maxAge)" }
             return "the resource asks for a stronger sign-in: \(advice)"
         case .configuration(let detail):
-            return "configuration: \(detail)"
+            var text = "configuration: \(detail.reason ?? detail.name)"
+            if let said = detail.providerError { text += "; the provider said \(quoted(said))" }
+            return text
         }
+    }
+
+    /// What a provider said, as a sentence quotes it: `invalid_request ("consent in prompt")`.
+    static func quoted(_ said: ProviderError) -> String {
+        guard let description = said.errorDescription else { return said.code }
+        return "\(said.code) (\"\(description)\")"
     }
 
     /// `duration` rounded up to whole seconds (a wait is never shortened).

@@ -1,3 +1,5 @@
+import Versola
+
 /// `versola login` options. Every field left `nil` comes from the saved profile (or the
 /// engine's default).
 public struct LoginOptions: Sendable, Hashable {
@@ -7,8 +9,8 @@ public struct LoginOptions: Sendable, Hashable {
     public var clientID: String?
     /// `--scope S`, repeatable (each value may also hold several space-separated scopes).
     public var scopes: [String]
-    /// `--dpop` (true) or `--no-dpop` (false).
-    public var usesDPoP: Bool?
+    /// `--dpop auto|require|off`; `--dpop` alone is `require`, `--no-dpop` is `off` (A11).
+    public var dpop: DPoPMode?
     /// `--browser-command CMD` (`%s` is the URL).
     public var browserCommand: String?
     /// `--no-browser`: print the URL only and accept a pasted redirect on stdin.
@@ -30,7 +32,7 @@ public struct LoginOptions: Sendable, Hashable {
 
     /// No options given.
     public init(
-        issuer: String? = nil, clientID: String? = nil, scopes: [String] = [], usesDPoP: Bool? = nil,
+        issuer: String? = nil, clientID: String? = nil, scopes: [String] = [], dpop: DPoPMode? = nil,
         browserCommand: String? = nil, noBrowser: Bool = false, port: UInt16? = nil, redirectPath: String? = nil,
         caFile: String? = nil, acrValues: [String] = [], maxAge: Int? = nil, loginHint: String? = nil,
         prompt: String? = nil
@@ -38,7 +40,7 @@ public struct LoginOptions: Sendable, Hashable {
         self.issuer = issuer
         self.clientID = clientID
         self.scopes = scopes
-        self.usesDPoP = usesDPoP
+        self.dpop = dpop
         self.browserCommand = browserCommand
         self.noBrowser = noBrowser
         self.port = port

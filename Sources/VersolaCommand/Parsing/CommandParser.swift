@@ -1,3 +1,5 @@
+import Versola
+
 /// Turns `versola`'s arguments into an ``Invocation`` without running anything.
 ///
 /// Flags take their value as the next argument or after `=` (`--profile work`,
@@ -49,6 +51,8 @@ public enum CommandParser {
                 flags.append(ParsedFlag(name: flag, inlineValue: inlineValue))
                 if Self.takesValue(flag) {
                     flags[flags.count - 1].value = try cursor.value(for: flag, inline: inlineValue, command: name)
+                } else if let accepted = Self.optionalValues[flag] {
+                    flags[flags.count - 1].value = inlineValue ?? cursor.nextIfOne(of: accepted)
                 } else if inlineValue != nil {
                     throw UsageError("\(flag) takes no value", command: name)
                 }
@@ -69,6 +73,12 @@ public enum CommandParser {
 
     private static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
 
+    /// Flags whose value may be left out: the next argument is their value only when it is one
+    /// of these words (`--dpop off`; `--dpop` alone means `--dpop require`).
+    private static let optionalValues: [String: Set<String>] = [
+        "--dpop": Set(DPoPMode.allCases.map(\.rawValue))
+    ]
+
     /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
@@ -88,8 +98,12 @@ public enum CommandParser {
                 case "--issuer": options.issuer = flag.value
                 case "--client-id": options.clientID = flag.value
                 case "--scope": options.scopes += (flag.value ?? "").split(separator: " ").map(String.init)
-                case "--dpop": options.usesDPoP = true
-                case "--no-dpop": options.usesDPoP = false
+                case "--dpop":
+                    guard let mode = DPoPMode(rawValue: flag.value ?? DPoPMode.require.rawValue) else {
+                        throw UsageError("--dpop must be auto, require or off", command: name)
+                    }
+                    options.dpop = mode
+                case "--no-dpop": options.dpop = .off
                 case "--browser-command": options.browserCommand = flag.value
                 case "--no-browser": options.noBrowser = true
                 case "--port": options.port = try reader.number(flag, in: 0...65535).map(UInt16.init)
@@ -230,6 +244,12 @@ struct ArgumentCursor {
     }
 
     mutating func next() -> String? { remaining.popFirst() }
+
+    /// The next argument, taken only when it is one of `words`.
+    mutating func nextIfOne(of words: Set<String>) -> String? {
+        guard !flagsEnded, let next = remaining.first, words.contains(next) else { return nil }
+        return remaining.popFirst()
+    }
 
     /// The value of `flag`: the inline one, else the next argument.
     mutating func value(for flag: String, inline: String?, command: CommandName?) throws(UsageError) -> String {

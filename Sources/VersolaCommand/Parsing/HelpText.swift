@@ -50,7 +50,7 @@ public enum HelpText {
 
     static let login = """
         usage: versola login [--issuer URL] [--client-id ID] [--scope S]... [--profile NAME]
-                             [--dpop|--no-dpop] [--browser-command CMD] [--no-browser] [--port N]
+                             [--dpop auto|require|off] [--browser-command CMD] [--no-browser] [--port N]
                              [--redirect-path PATH] [--ca-file PATH] [--acr-values V] [--max-age N]
                              [--login-hint HINT] [--prompt P] [--json]
 
@@ -60,12 +60,15 @@ public enum HelpText {
           --issuer URL            the provider's issuer (https, or http on loopback)
           --client-id ID          the public client's id
           --scope S               scope to request (repeatable; openid is always added)
-          --dpop, --no-dpop       bind tokens to a DPoP key (default: on)
+          --dpop MODE             DPoP-bound tokens: auto (default: when the provider advertises
+                                  ES256), require (refuse providers without it), off
+                                  (--dpop alone is require, --no-dpop is off)
           --browser-command CMD   the browser command; %s is the URL (default: $BROWSER, xdg-open)
           --no-browser            only print the URL; paste the final redirect URL on stdin
           --port N                a fixed loopback port for providers that match it exactly
           --redirect-path PATH    the redirect path (default /callback)
-          --ca-file PATH          trust this CA bundle for the provider
+          --ca-file PATH          trust this CA bundle for the provider (default: the system's,
+                                  or SSL_CERT_FILE / SSL_CERT_DIR when set)
           --acr-values V          requested authentication context classes (space-separated)
           --max-age N             maximum authentication age in seconds
         """

@@ -10,8 +10,8 @@ public struct ProfileSettings: Sendable, Hashable {
     public var clientID: String
     /// Requested scopes (`openid` is added by the engine).
     public var scopes: [String]
-    /// Whether tokens are DPoP-bound.
-    public var usesDPoP: Bool
+    /// When tokens are DPoP-bound (A11): `auto` unless `--dpop` said otherwise.
+    public var dpop: DPoPMode
     /// The browser command, when one was given.
     public var browserCommand: String?
     /// The fixed loopback port, 0 for an ephemeral one.
@@ -27,7 +27,7 @@ public struct ProfileSettings: Sendable, Hashable {
         self.issuer = issuer
         self.clientID = clientID
         self.scopes = defaults.scopes
-        self.usesDPoP = defaults.usesDPoP
+        self.dpop = defaults.dpop
         self.browserCommand = nil
         self.port = defaults.redirect.port
         self.redirectPath = defaults.redirect.path
@@ -51,7 +51,7 @@ public struct ProfileSettings: Sendable, Hashable {
             settings = ProfileSettings(issuer: issuer, clientID: clientID)
         }
         if !options.scopes.isEmpty { settings.scopes = options.scopes }
-        if let dpop = options.usesDPoP { settings.usesDPoP = dpop }
+        if let dpop = options.dpop { settings.dpop = dpop }
         if let command = options.browserCommand { settings.browserCommand = command }
         if let port = options.port { settings.port = port }
         if let path = options.redirectPath { settings.redirectPath = path }
@@ -59,11 +59,15 @@ public struct ProfileSettings: Sendable, Hashable {
         return settings
     }
 
+    /// Whether DPoP may be used (the mode is not `off`); whether it is, depends on the provider
+    /// in `auto` mode (``OpenIDClient/resolvedDPoP()``).
+    public var usesDPoP: Bool { dpop != .off }
+
     /// The engine configuration these settings describe.
     public var clientConfiguration: ClientConfiguration {
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID)
         configuration.scopes = scopes
-        configuration.usesDPoP = usesDPoP
+        configuration.dpop = dpop
         configuration.redirect.port = port
         configuration.redirect.path = redirectPath
         configuration.transport.caFile = caFile
@@ -74,7 +78,7 @@ public struct ProfileSettings: Sendable, Hashable {
     public var json: JSONValue {
         [
             "issuer": .string(issuer), "clientID": .string(clientID), "scopes": .array(scopes.map { .string($0) }),
-            "dpop": .bool(usesDPoP), "browserCommand": browserCommand.map { .string($0) } ?? .null,
+            "dpop": .string(dpop.rawValue), "browserCommand": browserCommand.map { .string($0) } ?? .null,
             "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
             "caFile": caFile.map { .string($0) } ?? .null,
         ]
@@ -90,7 +94,13 @@ public struct ProfileSettings: Sendable, Hashable {
         if let scopes = value["scopes"]?.array {
             self.scopes = scopes.compactMap(\.string)
         }
-        if let dpop = value["dpop"]?.bool { usesDPoP = dpop }
+        if let mode = value["dpop"]?.string.flatMap(DPoPMode.init(rawValue:)) {
+            dpop = mode
+        } else if value["dpop"]?.bool == false {
+            // Saved before the modes existed: `false` was `--no-dpop`; `true` was the old
+            // default (and mostly not chosen), so it reads as the new default, `auto`.
+            dpop = .off
+        }
         browserCommand = value["browserCommand"]?.string
         if let port = value["port"]?.int64, let fitting = UInt16(exactly: port) { self.port = fitting }
         if let path = value["redirectPath"]?.string { redirectPath = path }

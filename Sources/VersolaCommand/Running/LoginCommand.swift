@@ -45,6 +45,8 @@ struct LoginCommand {
         // E7: Ctrl-C cancels the login; the session then returns to where it was.
         let interruption = LoginInterruption.watch { await session.cancelLogin() }
         do throws(VersolaError) {
+            let dpop = try await session.client.resolvedDPoP()
+            if !json { console.err(LoginNotes.dpopLine(mode: settings.dpop, usesDPoP: dpop)) }
             try await session.login(parameters) { prompt in
                 if prompt.browserOpened {
                     console.err(
@@ -55,7 +57,7 @@ struct LoginCommand {
                             + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
                     PastedRedirectReader.start(console: console, session: session, json: json)
                 }
-                if interactive { indicator.start() }
+                if interactive { indicator.start(redirectURI: prompt.redirectURI, fixedPort: settings.port != 0) }
             }
             try pendingProfile.promote()
         } catch {
@@ -174,7 +176,7 @@ final class WaitingIndicator: Sendable {
         self.color = color
     }
 
-    func start() {
+    func start(redirectURI: String? = nil, fixedPort: Bool = false) {
         let console = self.console
         let color = self.color
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
@@ -183,9 +185,14 @@ final class WaitingIndicator: Sendable {
         console.err("\r\(StatusOutput.paint(frames[0], code: "36", color: color)) Waiting for the sign-in in the browser…\u{1B}[K")
         let spinner = Task {
             var frame = 1
+            var hinted = false
             while !Task.isCancelled {
                 let waited = (ContinuousClock.now - started).components.seconds
                 let mark = StatusOutput.paint(frames[frame % frames.count], code: "36", color: color)
+                if !hinted, let hint = LoginNotes.dueHint(waited: waited, redirectURI: redirectURI, fixedPort: fixedPort) {
+                    console.err("\r\u{1B}[K" + hint)
+                    hinted = true
+                }
                 console.err("\r\(mark) Waiting for the sign-in in the browser… \(waited)s (Ctrl-C to cancel)\u{1B}[K")
                 frame += 1
                 try? await Task.sleep(for: .milliseconds(100))

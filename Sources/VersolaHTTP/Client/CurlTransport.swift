@@ -4,7 +4,9 @@ import Dispatch
 /// The real ``HTTPTransport``, over libcurl.
 ///
 /// - TLS verification is always on (`VERIFYPEER`, `VERIFYHOST`); ``TransportOptions/caFile``
-///   replaces the trusted authorities, never the check.
+///   replaces the trusted authorities, never the check. Without one, `SSL_CERT_FILE` and
+///   `SSL_CERT_DIR` are honoured as OpenSSL honours them (``TrustLocations``). A certificate that
+///   fails verification is ``TransportError/certificateRejected(origin:check:)`` naming the check.
 /// - Plain `http` goes only to loopback (`127.0.0.0/8`, `::1`, `localhost`); redirects are never
 ///   followed (a 3xx is returned as a response); only `http` and `https` are spoken.
 /// - The blocking `curl_easy_perform` runs on a dedicated dispatch queue, never on Swift's
@@ -27,19 +29,25 @@ import Dispatch
 /// ```
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlHandlePool
+    private let trust: TrustLocations
     private static let performQueue = DispatchQueue(label: "versola.curl.perform", attributes: .concurrent)
 
     /// Creates a transport.
-    /// - Parameter idleHandles: how many idle easy handles (each with its connection cache) to
-    ///   keep for reuse. Default 4.
-    public init(idleHandles: Int = 4) {
+    /// - Parameters:
+    ///   - idleHandles: how many idle easy handles (each with its connection cache) to keep for
+    ///     reuse. Default 4.
+    ///   - trust: the authorities to trust when a request's options name no CA file; by
+    ///     default what `SSL_CERT_FILE` and `SSL_CERT_DIR` say now (else the system store).
+    public init(idleHandles: Int = 4, trust: TrustLocations = .processEnvironment()) {
         pool = CurlHandlePool(capacity: max(0, idleHandles))
+        self.trust = trust
     }
 
     /// Sends `request` once over libcurl and returns the final answer, whatever its status.
     /// - Throws: ``TransportError`` with the exact failure class (see ``classify(code:requestSize:context:origin:options:)``).
     public func send(_ request: HTTPRequest, options: TransportOptions) async throws(TransportError) -> HTTPResponse {
         let origin = try Self.checkedOrigin(of: request)
+        let trust = self.trust
         let headerList = try Self.headerList(for: request)
         guard let handle = pool.take() else { throw .invalidRequest(reason: "libcurl could not allocate a handle") }
         let context = CurlTransferContext(
@@ -48,7 +56,8 @@ public final class CurlTransport: HTTPTransport {
             await withCheckedContinuation { (continuation: CheckedContinuation<PerformOutcome, Never>) in
                 Self.performQueue.async {
                     let outcome = Self.perform(
-                        request, on: handle, headers: headerList, context: context, origin: origin, options: options)
+                        request, on: handle, headers: headerList, context: context, origin: origin, options: options,
+                        trust: trust)
                     continuation.resume(returning: outcome)
                 }
             }
@@ -57,7 +66,8 @@ public final class CurlTransport: HTTPTransport {
         }
         pool.giveBack(handle)
         let result = Self.classify(
-            code: outcome.code, requestSize: outcome.requestSize, context: context, origin: origin, options: options)
+            code: outcome.code, requestSize: outcome.requestSize, context: context, origin: origin, options: options,
+            verifyResult: outcome.verifyResult, caFile: options.caFile ?? trust.file)
         switch result {
         case .success(let status):
             return HTTPResponse(
@@ -67,10 +77,12 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    /// What `curl_easy_perform` left: its code and `CURLINFO_REQUEST_SIZE`.
+    /// What `curl_easy_perform` left: its code, `CURLINFO_REQUEST_SIZE` and
+    /// `CURLINFO_SSL_VERIFYRESULT` (OpenSSL's `X509_V_ERR_*` value).
     struct PerformOutcome: Sendable {
         var code: UInt32
         var requestSize: Int
+        var verifyResult: Int = 0
     }
 
     /// Maps a finished transfer to a status or a failure class. The single place where libcurl
@@ -84,7 +96,9 @@ public final class CurlTransport: HTTPTransport {
     /// | 5, 6 | proxy or host did not resolve | could not resolve |
     /// | 7 | connection refused or unreachable | could not connect |
     /// | 28 | connect or total timeout | timed out (bytes written if `REQUEST_SIZE > 0`) |
-    /// | 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98 | handshake, certificate, CA file, pinning, CRL | TLS |
+    /// | 60 (and 51, its old number) | the certificate failed verification | certificate rejected, with the check (``CertificateCheck``) |
+    /// | 77 | the CA file or directory could not be read | CA file unusable |
+    /// | 35, 53, 54, 58, 59, 64, 66, 80, 82, 83, 90, 91, 98 | handshake, client certificate, pinning, CRL | TLS |
     /// | 23 after a callback hit a limit, 63 | header block or body over its limit | header block / response too large |
     /// | 42 after the cancel flag | the task was cancelled | cancelled |
     /// | 52, 55, 56, 8, 16, 18, 92, 95 | nothing or a broken answer after the request was written | failed after sending |
@@ -93,7 +107,8 @@ public final class CurlTransport: HTTPTransport {
     /// `CURLINFO_REQUEST_SIZE > 0` means request bytes were handed to the kernel: the server may have
     /// the request (R6 repeats a refresh only when this is 0 and the connection failed).
     static func classify(
-        code: UInt32, requestSize: Int, context: CurlTransferContext, origin: Origin, options: TransportOptions
+        code: UInt32, requestSize: Int, context: CurlTransferContext, origin: Origin, options: TransportOptions,
+        verifyResult: Int = 0, caFile: String? = nil
     ) -> Result<Int, TransportError> {
         let written = requestSize > 0
         switch context.abortReason {
@@ -112,7 +127,10 @@ public final class CurlTransport: HTTPTransport {
         case 5, 6: return .failure(.couldNotResolve(origin: origin))
         case 7: return .failure(written ? .failedAfterSending(origin: origin) : .couldNotConnect(origin: origin))
         case 28: return .failure(.timedOut(origin: origin, requestBytesWritten: written))
-        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .failure(.tls(origin: origin))
+        case 51, 60:
+            return .failure(.certificateRejected(origin: origin, check: CertificateCheck(verifyResult: verifyResult)))
+        case 77: return .failure(.caFileUnusable(path: caFile ?? "(system store)"))
+        case 35, 53, 54, 58, 59, 64, 66, 80, 82, 83, 90, 91, 98: return .failure(.tls(origin: origin))
         case 63:
             return .failure(
                 .responseTooLarge(origin: origin, status: context.status, limit: options.maxResponseBodyBytes))
@@ -155,7 +173,7 @@ public final class CurlTransport: HTTPTransport {
     /// Configures the handle and runs the blocking transfer. Runs on ``performQueue``.
     private static func perform(
         _ request: HTTPRequest, on handle: CurlEasyHandle, headers: CurlHeaderList, context: CurlTransferContext,
-        origin: Origin, options: TransportOptions
+        origin: Origin, options: TransportOptions, trust: TrustLocations
     ) -> PerformOutcome {
         let curl = handle.raw
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
@@ -168,7 +186,12 @@ public final class CurlTransport: HTTPTransport {
         set(versola_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0))
         set(versola_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1))
         set(versola_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2))
-        if let caFile = options.caFile { set(versola_curl_setopt_string(curl, CURLOPT_CAINFO, caFile)) }
+        if let caFile = options.caFile {
+            set(versola_curl_setopt_string(curl, CURLOPT_CAINFO, caFile))
+        } else {
+            if let file = trust.file { set(versola_curl_setopt_string(curl, CURLOPT_CAINFO, file)) }
+            if let directory = trust.directory { set(versola_curl_setopt_string(curl, CURLOPT_CAPATH, directory)) }
+        }
         if origin.isLoopback { set(versola_curl_setopt_string(curl, CURLOPT_PROXY, "")) }
         set(versola_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout)))
         set(versola_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, milliseconds(options.totalTimeout)))
@@ -212,9 +235,13 @@ public final class CurlTransport: HTTPTransport {
         let code = withExtendedLifetime((context, headers)) { curl_easy_perform(curl) }
         var requestSize = 0
         _ = versola_curl_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize)
+        var verifyResult = 0
+        if code.rawValue == 51 || code.rawValue == 60 {
+            _ = versola_curl_getinfo_long(curl, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
+        }
         // Drop the pointers to the header list and context before they can go away.
         handle.resetOptions()
-        return PerformOutcome(code: code.rawValue, requestSize: requestSize)
+        return PerformOutcome(code: code.rawValue, requestSize: requestSize, verifyResult: verifyResult)
     }
 
     private static func setMethodAndBody(

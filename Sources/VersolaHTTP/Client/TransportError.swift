@@ -14,8 +14,13 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connect or total timeout passed; `requestBytesWritten` says whether any of the
     /// request had been handed to the connection.
     case timedOut(origin: Origin, requestBytesWritten: Bool)
-    /// The TLS handshake or certificate verification failed.
+    /// The TLS handshake failed, or the connection broke during it.
     case tls(origin: Origin)
+    /// The provider's certificate failed verification: a configuration error, since it never
+    /// fixes itself (E14). Nothing was sent.
+    case certificateRejected(origin: Origin, check: CertificateCheck)
+    /// The configured CA file could not be used (missing, unreadable, not PEM).
+    case caFileUnusable(path: String)
     /// The response body went over ``TransportOptions/maxResponseBodyBytes``; `status` is the
     /// answer's status code.
     case responseTooLarge(origin: Origin, status: Int, limit: Int)
@@ -33,9 +38,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .couldNotResolve(let origin), .couldNotConnect(let origin), .failedAfterSending(let origin),
             .timedOut(let origin, _), .tls(let origin), .responseTooLarge(let origin, _, _),
-            .headerBlockTooLarge(let origin, _), .insecureSchemeRefused(let origin):
+            .headerBlockTooLarge(let origin, _), .insecureSchemeRefused(let origin), .certificateRejected(let origin, _):
             origin
-        case .invalidRequest, .cancelled:
+        case .invalidRequest, .cancelled, .caFileUnusable:
             nil
         }
     }
@@ -43,7 +48,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether any byte of the request may have been written. False only when provably nothing was.
     public var requestBytesWritten: Bool {
         switch self {
-        case .couldNotResolve, .couldNotConnect, .insecureSchemeRefused, .invalidRequest: false
+        case .couldNotResolve, .couldNotConnect, .insecureSchemeRefused, .invalidRequest, .certificateRejected,
+            .caFileUnusable:
+            false
         case .timedOut(_, let written): written
         case .failedAfterSending, .tls, .responseTooLarge, .headerBlockTooLarge, .cancelled: true
         }
@@ -63,7 +70,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .failedAfterSending: .failedAfterSending
         case .timedOut: .timedOut
         case .tls: .tls
-        case .responseTooLarge, .headerBlockTooLarge, .insecureSchemeRefused, .invalidRequest, .cancelled: nil
+        case .responseTooLarge, .headerBlockTooLarge, .insecureSchemeRefused, .invalidRequest, .cancelled,
+            .certificateRejected, .caFileUnusable:
+            nil
         }
     }
 
@@ -71,7 +80,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// Network failures → `.recoverable(.network)`; an oversize answer → `.recoverable(.server)`
     /// with the answer's status (0 when the header block itself was too large); a refused or
-    /// invalid URL → `.configuration(.invalidConfiguration)`; a cancel → `.recoverable(.systemCancelled)`.
+    /// invalid URL → `.configuration(.invalidConfiguration)`; a certificate that failed
+    /// verification or an unusable CA file → `.configuration(.invalidConfiguration)` naming the
+    /// check and what fixes it (E14); a cancel → `.recoverable(.systemCancelled)`.
     /// - Parameters:
     ///   - failedRequests: the operation's failed requests so far, this one included.
     ///   - elapsed: the operation's elapsed time.
@@ -90,6 +101,11 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return .configuration(.invalidConfiguration("plain http is allowed only to loopback, not \(origin)"))
         case .invalidRequest(let reason):
             return .configuration(.invalidConfiguration(reason))
+        case .certificateRejected(let origin, let check):
+            return .configuration(
+                .invalidConfiguration("the TLS certificate of \(origin) was refused: \(check); \(check.advice)"))
+        case .caFileUnusable(let path):
+            return .configuration(.invalidConfiguration(TransportOptions.unusableCAFileReason(path)))
         case .cancelled:
             return .recoverable(.systemCancelled)
         }
@@ -104,6 +120,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut(let origin, let written):
             "\(origin) timed out \(written ? "after" : "before") the request was sent"
         case .tls(let origin): "TLS failure with \(origin)"
+        case .certificateRejected(let origin, let check): "certificate of \(origin) refused: \(check.rawValue)"
+        case .caFileUnusable: "the CA file cannot be used"
         case .responseTooLarge(let origin, let status, let limit):
             "\(origin) answered \(status) with a body over \(limit) bytes"
         case .headerBlockTooLarge(let origin, let limit): "\(origin) sent a header block over \(limit) bytes"

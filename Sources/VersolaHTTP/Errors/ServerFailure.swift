@@ -9,9 +9,10 @@ public struct ServerFailure: Sendable, Hashable, CustomStringConvertible {
     public var failedRequests: Int
     /// Time the operation spent, on the engine's clock, browser time excluded.
     public var elapsed: Duration
-    /// The provider's `error` code, when the body carried one (for logs only, never matched).
+    /// The provider's `error` code, when the body carried one (cleaned, E14; never matched).
     public var errorCode: String?
-    /// The provider's `error_description`, for logs only; never matched on (E6).
+    /// The provider's `error_description` (cleaned, E14), or the engine's account of an answer
+    /// it could not use; never matched on (E6).
     public var errorDescription: String?
 
     /// Creates a failure record.
@@ -23,14 +24,21 @@ public struct ServerFailure: Sendable, Hashable, CustomStringConvertible {
         self.retryAfter = retryAfter
         self.failedRequests = failedRequests
         self.elapsed = elapsed
-        self.errorCode = errorCode
-        self.errorDescription = errorDescription
+        self.errorCode = errorCode.map { ProviderText.clean($0, limit: ProviderError.maximumCodeLength) }
+        self.errorDescription = errorDescription.map {
+            ProviderText.clean($0, limit: ProviderError.maximumDescriptionLength)
+        }
+    }
+
+    /// The provider's `error` and `error_description`, when the answer carried an OAuth error (E14).
+    public var providerError: ProviderError? {
+        errorCode.flatMap { ProviderError(code: $0, description: errorDescription) }
     }
 
     public var description: String {
         var text = "status \(status), \(failedRequests) failed request(s) in \(elapsed)"
         if let retryAfter { text += ", retry after \(retryAfter)" }
-        if let errorCode { text += ", error \(errorCode)" }
+        if let providerError { text += ", provider: \(providerError)" }
         return text
     }
 }

@@ -60,6 +60,16 @@ public enum VersolaError: Error, Sendable, Hashable, CustomStringConvertible {
         case .configuration(let detail): "configuration(\(detail))"
         }
     }
+
+    /// What the provider said about the failure (its `error` and `error_description`, cleaned),
+    /// when the failure came from a provider's error answer (E14).
+    public var providerError: ProviderError? {
+        switch self {
+        case .recoverable(.server(let failure)): failure.providerError
+        case .configuration(let detail): detail.providerError
+        default: nil
+        }
+    }
 }
 
 /// Why an operation failed in a way that trying again later may fix (E1).
@@ -162,12 +172,15 @@ public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     case idTokenRejected(String)
     /// The provider lacks something the configuration needs, or answered in a way this
     /// client does not accept (no PKCE S256, DPoP not advertised, a Bearer answer to DPoP).
-    case providerUnsupported(String)
+    /// `provider` is what the provider said, when an error answer caused it (E14).
+    case providerUnsupported(String, provider: ProviderError? = nil)
     /// The configuration itself is invalid (a retry policy out of range, an `http` issuer
-    /// off loopback, an endpoint that answers with a redirect).
-    case invalidConfiguration(String)
+    /// off loopback, an endpoint that answers with a redirect, a certificate that is not
+    /// trusted). `provider` is what the provider said, when an error answer caused it (E14).
+    case invalidConfiguration(String, provider: ProviderError? = nil)
     /// The provider refused the authorization request itself (a rejected PAR push, E11).
-    case authorizationRejected(String)
+    /// `provider` is what the provider said, when its answer said anything (E14).
+    case authorizationRejected(String, provider: ProviderError? = nil)
     /// The discovery document's `issuer` differs from the configured one (A1).
     case discoveryIssuerMismatch(expected: String, actual: String)
 
@@ -188,15 +201,28 @@ public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     public var reason: String? {
         switch self {
         case .stateMismatch, .issuerMismatch: nil
-        case .idTokenRejected(let reason), .providerUnsupported(let reason),
-            .invalidConfiguration(let reason), .authorizationRejected(let reason):
+        case .idTokenRejected(let reason), .providerUnsupported(let reason, _),
+            .invalidConfiguration(let reason, _), .authorizationRejected(let reason, _):
             reason
         case .discoveryIssuerMismatch(let expected, let actual):
             "expected issuer \(expected), discovery says \(actual)"
         }
     }
 
+    /// What the provider said, when an error answer of the provider caused this (E14).
+    public var providerError: ProviderError? {
+        switch self {
+        case .providerUnsupported(_, let provider), .invalidConfiguration(_, let provider),
+            .authorizationRejected(_, let provider):
+            provider
+        case .stateMismatch, .issuerMismatch, .idTokenRejected, .discoveryIssuerMismatch: nil
+        }
+    }
+
+    /// `name: reason`, then what the provider said in quotes, when it said anything.
     public var description: String {
-        if let reason { "\(name): \(reason)" } else { name }
+        var text = if let reason { "\(name): \(reason)" } else { name }
+        if let providerError { text += " (provider: \(providerError))" }
+        return text
     }
 }

@@ -60,7 +60,8 @@ public enum RequestOutcome: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The outcome class of a transport failure, or nil for failures the table does not cover
-    /// (a refused or invalid URL, a cancel), which are never repeated.
+    /// (a refused or invalid URL, a refused certificate, an unusable CA file, a cancel), which
+    /// are never repeated.
     public init?(_ error: TransportError) {
         switch error {
         case .couldNotResolve: self = .couldNotResolve
@@ -69,7 +70,7 @@ public enum RequestOutcome: String, Sendable, Hashable, CaseIterable {
         case .timedOut: self = .timedOut
         case .tls: self = .tls
         case .responseTooLarge, .headerBlockTooLarge: self = .tooLarge
-        case .insecureSchemeRefused, .invalidRequest, .cancelled: return nil
+        case .insecureSchemeRefused, .invalidRequest, .cancelled, .certificateRejected, .caFileUnusable: return nil
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
             try policy.validate()
             return false
         } catch {
-            guard case .configuration(.invalidConfiguration(let reason)) = error else { return false }
+            guard case .configuration(.invalidConfiguration(let reason, _)) = error else { return false }
             return reason.hasPrefix("retryPolicy:")
         }
     }

@@ -116,7 +116,7 @@ import Testing
             let error = await #expect(throws: VersolaError.self) {
                 try await client(transport).send(HTTPRequest(url: Fixture.url), kind: kind, budget: try budget())
             }
-            guard case .configuration(.invalidConfiguration(let reason)) = error else {
+            guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
                 Issue.record("got \(String(describing: error))")
                 continue
             }

@@ -18,7 +18,7 @@ struct DiscoveryTests {
     }
 
     private func expectUnsupported(_ result: Result<ProviderMetadata, VersolaError>, mentioning text: String) {
-        guard case .failure(.configuration(.providerUnsupported(let reason))) = result else {
+        guard case .failure(.configuration(.providerUnsupported(let reason, _))) = result else {
             Issue.record("expected providerUnsupported, got \(result)")
             return
         }
@@ -229,7 +229,7 @@ struct DiscoveryTests {
     }
 
     private func expectUnsupported(_ error: VersolaError?, mentioning text: String) {
-        guard case .configuration(.providerUnsupported(let reason)) = error else {
+        guard case .configuration(.providerUnsupported(let reason, _)) = error else {
             Issue.record("expected providerUnsupported, got \(String(describing: error))")
             return
         }
@@ -243,12 +243,43 @@ struct DiscoveryTests {
         #expect(try supports(["code_challenge_methods_supported": nil]) == nil)
     }
 
-    @Test("DPoP without advertised ES256 is providerUnsupported unless Bearer fallback is allowed")
+    @Test("D5 A11: in require mode, DPoP without advertised ES256 is providerUnsupported unless Bearer fallback is allowed")
     func dpopSupport() throws {
-        expectUnsupported(try supports(["dpop_signing_alg_values_supported": nil]), mentioning: "dpop_signing_alg_values_supported")
-        expectUnsupported(try supports(["dpop_signing_alg_values_supported": ["RS256"]]), mentioning: "ES256")
-        #expect(try supports(["dpop_signing_alg_values_supported": nil]) { $0.allowsBearerFallback = true } == nil)
-        #expect(try supports(["dpop_signing_alg_values_supported": nil]) { $0.usesDPoP = false } == nil)
+        let require: (inout ClientConfiguration) -> Void = { $0.dpop = .require }
+        expectUnsupported(
+            try supports(["dpop_signing_alg_values_supported": nil], configure: require),
+            mentioning: "dpop_signing_alg_values_supported")
+        expectUnsupported(
+            try supports(["dpop_signing_alg_values_supported": ["RS256"]], configure: require), mentioning: "--dpop off")
+        #expect(
+            try supports(["dpop_signing_alg_values_supported": nil]) {
+                $0.dpop = .require
+                $0.allowsBearerFallback = true
+            } == nil)
+        #expect(try supports(["dpop_signing_alg_values_supported": nil]) { $0.dpop = .off } == nil)
+    }
+
+    @Test("A11: in auto mode (the default) DPoP is used exactly when ES256 proofs are advertised")
+    func dpopAuto() throws {
+        let configuration = TestProvider.configuration()
+        #expect(configuration.dpop == .auto)
+        #expect(try supports(["dpop_signing_alg_values_supported": nil]) == nil)
+        for (advertised, binds) in [(nil, false), (["RS256"], false), (["ES256"], true), (["RS256", "ES256"], true)]
+            as [([String]?, Bool)]
+        {
+            let metadata = try TestProvider.metadata(["dpop_signing_alg_values_supported": advertised.map { .array($0.map { .string($0) }) }])
+            #expect(metadata.bindsDPoP(for: configuration) == binds, "\(String(describing: advertised))")
+            var off = configuration
+            off.dpop = .off
+            #expect(!metadata.bindsDPoP(for: off))
+        }
+    }
+
+    @Test("A13: response_types_supported without code is providerUnsupported; absent is fine")
+    func responseTypeSupport() throws {
+        expectUnsupported(try supports(["response_types_supported": ["id_token", "token id_token"]]), mentioning: "code flow")
+        #expect(try supports(["response_types_supported": ["code", "id_token"]]) == nil)
+        #expect(try supports(["response_types_supported": nil]) == nil)
     }
 
     @Test("A3: PAR required by either side must be possible")

@@ -34,7 +34,7 @@ struct OAuthErrorTests {
         arguments: ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
             "unsupported_response_type"])
     func registrationCodes(code: String) {
-        guard case .configuration(.providerUnsupported(let reason)) = error(code, description: "secret-free words") else {
+        guard case .configuration(.providerUnsupported(let reason, _)) = error(code, description: "secret-free words") else {
             Issue.record("\(code) is not providerUnsupported")
             return
         }

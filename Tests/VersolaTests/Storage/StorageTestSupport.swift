@@ -117,7 +117,7 @@ func expectInvalidConfiguration<R>(
         _ = try await body()
         Issue.record("expected invalidConfiguration, nothing was thrown", sourceLocation: sourceLocation)
     } catch {
-        guard case .configuration(.invalidConfiguration(let reason)) = error else {
+        guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
             Issue.record("expected invalidConfiguration, got \(error)", sourceLocation: sourceLocation)
             return
         }
