@@ -42,7 +42,7 @@ extension Session {
         do {
             // A key made here (not inside the client) can be stored with the pending request,
             // so a redirect delivered after a restart can still finish the login (P1, P2, D1).
-            let key = configuration.client.usesDPoP ? try DPoPKey.generate() : nil
+            let key = try await client.resolvedDPoP() ? try DPoPKey.generate() : nil
             let newGrant = try await client.login(
                 parameters, timeout: configuration.loginTimeout, dpopKey: key,
                 onPending: { request throws(VersolaError) in try await self.storePending(request, key: key) },

@@ -94,6 +94,10 @@ public actor Session {
     /// Who is signed in, read without waiting and without the network (T5).
     public nonisolated var user: SessionUser? { publisher.user }
 
+    /// How the held grant's tokens are presented (Bearer or DPoP), read without waiting; nil
+    /// when signed out.
+    public nonisolated var grantTokenType: TokenType? { publisher.tokenType }
+
     /// Why the stored session could not be read, when it could not (E9, S13): the record that
     /// does not decrypt, or the key source that failed, in plain words. Nil when it was read.
     public nonisolated var storageProblem: String? { publisher.problem }
@@ -199,7 +203,7 @@ public actor Session {
     func apply(_ event: SessionEvent) -> [SessionAction] {
         let actions = machine.handle(event)
         let held = machine.heldGrant
-        publisher.setUser(held.map { SessionUser($0.grant.claims) })
+        publisher.setUser(held.map { SessionUser($0.grant.claims) }, tokenType: held?.grant.tokenType)
         let serving: Bool
         switch machine.state {
         case .authenticated, .refreshing, .stepUpRequired: serving = true

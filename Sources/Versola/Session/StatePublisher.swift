@@ -8,6 +8,7 @@ final class StatePublisher: Sendable {
         var state: SessionState
         var user: SessionUser?
         var problem: String?
+        var tokenType: TokenType?
         var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     }
 
@@ -21,8 +22,13 @@ final class StatePublisher: Sendable {
     var user: SessionUser? { contents.withLock { $0.user } }
     var problem: String? { contents.withLock { $0.problem } }
 
-    func setUser(_ user: SessionUser?) {
-        contents.withLock { $0.user = user }
+    var tokenType: TokenType? { contents.withLock { $0.tokenType } }
+
+    func setUser(_ user: SessionUser?, tokenType: TokenType? = nil) {
+        contents.withLock {
+            $0.user = user
+            $0.tokenType = tokenType
+        }
     }
 
     func setProblem(_ problem: String?) {

@@ -37,10 +37,12 @@ enum ChildProcess {
                 try process.run()
                 return finish(process, pipes: pipes, input: input)
             } catch {
-                // ETXTBSY: the program was just written (or is being replaced) and some process
-                // forked meanwhile still holds it open for writing; that passes in moments.
+                // Foundation reports a failed exec without its errno. The usual cause for a
+                // program that exists is ETXTBSY: it was just written (or is being replaced) and
+                // a process forked meanwhile still holds it open for writing, which passes in
+                // moments; so a launch is tried again a few times before it counts as failed.
                 attempt += 1
-                guard (error as NSError).code == Int(ETXTBSY), attempt < 20 else { return nil }
+                guard attempt < 20, FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
                 usleep(20_000)
             }
         }

@@ -197,7 +197,9 @@ public actor SessionHost {
         var members: [(String, JSONValue)] = [
             ("profile", .string(profile)), ("state", .string(state.rawValue)), ("signedIn", .bool(state.holdsGrant)),
             ("user", user), ("issuer", .string(settings.issuer)), ("clientID", .string(settings.clientID)),
-            ("dpop", .bool(settings.usesDPoP)),
+            // Whether tokens are DPoP-bound: the held token's type once known, else what the mode asks.
+            ("dpop", .bool(session.grantTokenType.map { $0 == .dpop } ?? (settings.dpop == .require))),
+            ("dpopMode", .string(settings.dpop.rawValue)),
         ]
         if let problem = session.storageProblem { members.append(("problem", .string(problem))) }
         return .object(JSONObject(members))
