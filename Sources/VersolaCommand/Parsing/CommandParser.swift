@@ -5,7 +5,7 @@
 /// `--` ends the flags.
 public enum CommandParser {
     /// Parses `arguments` (without the program name).
-    /// - Parameter environment: consulted for `NO_COLOR` and `VERSOLA_NO_AGENT`.
+    /// - Parameter environment: consulted for `NO_COLOR`, `VERSOLA_NO_AGENT` and `VERSOLA_PROFILE`.
     /// - Throws: ``UsageError`` for anything not understood.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError)
         -> Invocation
@@ -13,9 +13,11 @@ public enum CommandParser {
         var global = GlobalOptions()
         global.color = (environment["NO_COLOR"] ?? "").isEmpty
         global.noAgent = ["1", "true", "yes"].contains(environment["VERSOLA_NO_AGENT"] ?? "")
+        if let profile = environment["VERSOLA_PROFILE"], !profile.isEmpty { global.profile = profile }
         var cursor = ArgumentCursor(arguments)
         var name: CommandName?
         var wantsHelp = false
+        var wantsVersion = false
         var flags: [ParsedFlag] = []
         var positionals: [String] = []
         while let argument = cursor.next() {
@@ -26,7 +28,7 @@ public enum CommandParser {
                             wantsHelp = true
                             continue
                         }
-                        throw UsageError("unknown command '\(argument)'")
+                        throw UsageError(CommandSuggestion.unknownCommand(argument))
                     }
                     name = command
                 } else {
@@ -43,11 +45,12 @@ public enum CommandParser {
             case "--json": global.json = true
             case "--no-agent": global.noAgent = true
             case "--help", "-h": wantsHelp = true
+            case "--version": wantsVersion = true
             case "--profile":
                 global.profile = try cursor.value(for: flag, inline: inlineValue, command: name)
             default:
                 flags.append(ParsedFlag(name: flag, inlineValue: inlineValue))
-                if Self.takesValue(flag) {
+                if CommandTable.takesValue(flag) {
                     flags[flags.count - 1].value = try cursor.value(for: flag, inline: inlineValue, command: name)
                 } else if inlineValue != nil {
                     throw UsageError("\(flag) takes no value", command: name)
@@ -55,19 +58,11 @@ public enum CommandParser {
             }
         }
         if wantsHelp { return Invocation(command: .help(name), global: global) }
+        if wantsVersion { return Invocation(command: .version, global: global) }
         guard let name else { throw UsageError("no command given") }
         let command = try build(name, flags: flags, positionals: positionals)
         return Invocation(command: command, global: global)
     }
-
-    /// Flags that take a value (of any command).
-    private static let valued: Set<String> = [
-        "--issuer", "--client-id", "--scope", "--browser-command", "--port", "--redirect-path", "--ca-file",
-        "--acr-values", "--max-age", "--login-hint", "--prompt", "--format", "-X", "--request", "-H", "--header",
-        "-d", "--data", "--audience", "--idle-timeout", "--type",
-    ]
-
-    private static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
 
     /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).
     private static func split(_ argument: String) -> (String, String?) {
@@ -79,6 +74,9 @@ public enum CommandParser {
         -> Command
     {
         let reader = FlagReader(command: name, flags: flags)
+        // The table is the gate: a flag it does not list for the command is refused here.
+        let spec = CommandTable.spec(name)
+        for flag in flags where spec.flag(named: flag.name) == nil { try reader.unknown(flag) }
         let command: Command
         switch name {
         case .login:
@@ -147,6 +145,7 @@ public enum CommandParser {
             var method: String?
             var headers: [HeaderArgument] = []
             var data: String?
+            var fail = false
             for flag in reader.flags {
                 let value = flag.value ?? ""
                 switch flag.name {
@@ -165,11 +164,12 @@ public enum CommandParser {
                     }
                     headers.append(HeaderArgument(name: field, value: content))
                 case "-d", "--data": data = value
+                case "--fail", "-f": fail = true
                 default: try reader.unknown(flag)
                 }
             }
             try reader.expect(positionals, count: 1, what: "a URL")
-            command = .request(RequestOptions(method: method, headers: headers, data: data, url: positionals[0]))
+            command = .request(RequestOptions(method: method, headers: headers, data: data, url: positionals[0], fail: fail))
         case .handleRedirect:
             for flag in reader.flags { try reader.unknown(flag) }
             try reader.expect(positionals, count: 1, what: "the redirect URL")
@@ -207,6 +207,8 @@ public enum CommandParser {
             }
             try reader.expect(positionals, count: 0)
             command = .agent(options)
+        case .gitCredential, .setupGit, .profiles, .completion, .man:
+            command = try ToolCommandParser.build(name, reader: reader, positionals: positionals)
         }
         return command
     }
