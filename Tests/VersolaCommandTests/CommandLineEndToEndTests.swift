@@ -118,4 +118,33 @@ struct CommandLineEndToEndTests {
         #expect(outcome.stdout == "--force-refresh --format\nsetup-git\nraw json k8s\n", "\(outcome.stdout)")
         await cli.finish()
     }
+
+    // fish and zsh are checked by the shells themselves where installed (Debian: fish, zsh).
+    @Test func fishCompletesAndZshParsesTheirScripts() async throws {
+        let cli = try await CLIHarness()
+        for shell in ["fish", "zsh"] {
+            let candidates: [String] = ["/usr/bin/" + shell, "/bin/" + shell]
+            guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+                print("\(shell) is not installed; its completion script is checked only against the table")
+                continue
+            }
+            let script = try await cli.run(["completion", shell])
+            let file = cli.home.path + "/completion." + shell
+            try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+            let probe =
+                shell == "fish"
+                ? "source \(file); complete -C 'versola token --format '; complete -C 'versola git-credential '"
+                : ""
+            let stem = cli.home.path + "/" + shell
+            let child = try cli.spawn(program, shell == "fish" ? ["--no-config", "-c", probe] : ["-n", file], stem: stem)
+            let outcome = await cli.finished(child, stem: stem)
+            #expect(outcome.status == 0, "\(shell): \(outcome.stderr)")
+            if shell == "fish" {
+                let lines: [Substring] = outcome.stdout.split(separator: "\n")
+                let words: [String] = lines.map { line in String(line.prefix { $0 != "\t" }) }
+                #expect(words == ["json", "k8s", "raw", "erase", "get", "store"], "\(outcome.stdout)")
+            }
+        }
+        await cli.finish()
+    }
 }

@@ -85,7 +85,12 @@ public enum CompletionScript {
                 case $command in
             \(arms)    esac
             }
-            compdef _versola versola
+            # Autoloaded from fpath the file is the function's body; sourced, it registers it.
+            if [[ $funcstack[1] == _versola ]]; then
+                _versola "$@"
+            else
+                compdef _versola versola
+            fi
 
             """
     }
@@ -101,8 +106,12 @@ public enum CompletionScript {
                 for name in flag.names {
                     line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
                 }
-                if flag.value != nil { line += " -r" }
-                if !flag.choices.isEmpty { line += " -a \(fishQuoted(flag.choices.joined(separator: " ")))" }
+                if !flag.choices.isEmpty {
+                    // -x: only these values, no file names.
+                    line += " -x -a \(fishQuoted(flag.choices.joined(separator: " ")))"
+                } else if flag.value != nil {
+                    line += " -r"
+                }
                 lines.append(line + " -d \(fishQuoted(flag.help))")
             }
             if !spec.argumentChoices.isEmpty {
