@@ -110,6 +110,9 @@ struct CommandTableTests {
         #expect(CommandSuggestion.closest(to: "setup") == "setup-git")
         #expect(CommandSuggestion.closest(to: "git-credentials") == "git-credential")
         #expect(CommandSuggestion.closest(to: "frobnicate") == nil)
+        #expect(throws: UsageError("unknown option --forse-refresh for 'token'; did you mean --force-refresh?", command: .token)) {
+            try CommandParser.parse(["token", "--forse-refresh"])
+        }
     }
 
     @Test func versionProfileVariableAndToolCommands() throws {

@@ -252,7 +252,11 @@ struct FlagReader {
     }
 
     func unknown(_ flag: ParsedFlag) throws(UsageError) {
-        throw UsageError("unknown option \(flag.name) for '\(command.rawValue)'", command: command)
+        let names = (CommandTable.spec(command).flags + CommandTable.globalFlags).flatMap(\.names)
+        let near = CommandSuggestion.closest(to: flag.name, among: names)
+        throw UsageError(
+            "unknown option \(flag.name) for '\(command.rawValue)'" + (near.map { "; did you mean \($0)?" } ?? ""),
+            command: command)
     }
 
     func number(_ flag: ParsedFlag, in range: ClosedRange<Int>) throws(UsageError) -> Int? {

@@ -7,12 +7,12 @@ enum CommandSuggestion {
         return "unknown command '\(typed)'; did you mean '\(near)'?"
     }
 
-    /// The command name at the smallest edit distance from `typed`, when that distance is at
-    /// most a third of the name (at least 1), or the name starts with what was typed.
-    static func closest(to typed: String) -> String? {
+    /// The name (a command's, or a flag's among `names`) at the smallest edit distance from
+    /// `typed`, when that distance is at most a third of the name (at least 1), or the command
+    /// name starts with what was typed.
+    static func closest(to typed: String, among names: [String] = CommandName.allCases.map(\.rawValue)) -> String? {
         let lowered = typed.lowercased()
-        let names = CommandName.allCases.map(\.rawValue)
-        if lowered.count >= 3, let prefixed = names.first(where: { $0.hasPrefix(lowered) }) { return prefixed }
+        if lowered.count >= 3, !lowered.hasPrefix("-"), let prefixed = names.first(where: { $0.hasPrefix(lowered) }) { return prefixed }
         let scored = names.map { (name: $0, distance: distance(Array(lowered), Array($0))) }
         guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
         return best.distance <= max(1, best.name.count / 3) ? best.name : nil
