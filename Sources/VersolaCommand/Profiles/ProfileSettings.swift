@@ -52,9 +52,11 @@ public struct ProfileSettings: Sendable, Hashable {
                 case (nil, .some): "--issuer is missing"
                 default: "--issuer and --client-id are missing"
                 }
+            let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
             throw .configuration(
                 .invalidConfiguration(
-                    "profile '\(profile)' has no issuer and client yet, \(missing): versola login --issuer URL --client-id ID"))
+                    "\(missing): profile '\(profile)' has no provider and client yet; "
+                        + "sign in once with both: versola login\(flag) --issuer URL --client-id ID"))
         }
         var settings = saved ?? ProfileSettings(issuer: issuer, clientID: clientID)
         if settings.issuer != issuer || settings.clientID != clientID {
