@@ -180,7 +180,12 @@ struct CommandEndToEndTests {
             TestFaultRule(.token, .respond(status: 400, body: "{\"error\":\"invalid_grant\"}"), times: nil))
         let rejected = try await cli.run(["token", "--force-refresh"])
         #expect(rejected.status == 4)
-        #expect(rejected.stderr.contains("grantRejected"))
+        // People read plain words; the cause's name is for scripts, in --json.
+        #expect(rejected.stderr.contains("sign in again: versola login"))
+        #expect(!rejected.stderr.contains("grantRejected"))
+        let rejectedJSON = try await cli.run(["token", "--force-refresh", "--json"])
+        #expect(rejectedJSON.status == 4)
+        #expect(rejectedJSON.stderr.contains("\"category\":\"reauthenticate\""))
         await cli.idp.provider.clearFaults()
     }
 

@@ -104,7 +104,7 @@ struct CommandParserTests {
 
     @Test func usageErrors() {
         #expect(throws: UsageError("no command given")) { try parse() }
-        #expect(throws: UsageError("unknown command 'frob'")) { try parse("frob") }
+        #expect(throws: UsageError("unknown command 'frob' (versola --help lists them)")) { try parse("frob") }
         #expect(throws: UsageError("unknown option --frob for 'token'", command: .token)) { try parse("token", "--frob") }
         #expect(throws: UsageError("--profile needs a value", command: .status)) { try parse("status", "--profile") }
         #expect(throws: UsageError.self) { try parse("login", "--port", "70000") }

@@ -111,9 +111,35 @@ struct ErrorReportTests {
 
     @Test func textAdvisesWhatToDo() {
         #expect(ErrorReport.render(.versola(.reauthenticate(.grantRejected)), json: false, profile: "work")
-            == "versola: sign in again (grantRejected): versola login --profile work\n")
+            == "versola: the provider no longer accepts this session; sign in again: versola login --profile work\n")
         #expect(ErrorReport.render(.versola(Self.samples[10]), json: false).contains("--acr-values urn:mfa --max-age 60"))
         #expect(ErrorReport.render(.usage(UsageError("no", command: .token)), json: false).contains("usage: versola token"))
+    }
+
+    // People read sentences; the internal case names are for scripts, in --json only.
+    @Test func sentencesNameNoInternalCase() throws {
+        let internalNames = [
+            "userCancelled", "systemCancelled", "pendingRequestExpired", "unlockRequired", "nonceLoop",
+            "storageUnavailable", "stateMismatch", "issuerMismatch", "idTokenRejected", "providerUnsupported",
+            "invalidConfiguration", "authorizationRejected", "discoveryIssuerMismatch", "recoverable(", "configuration(",
+        ] + ReauthenticationReason.allCases.map(\.rawValue)
+        let all = Self.samples + ReauthenticationReason.allCases.map { .reauthenticate($0) } + [
+            .configuration(.issuerMismatch), .configuration(.providerUnsupported("no PKCE")),
+            .configuration(.authorizationRejected("the provider answered access_denied")),
+            .recoverable(.storageUnavailable("disk full")),
+        ]
+        for sample in all {
+            let text = ErrorReport.render(.versola(sample), json: false, profile: "work")
+            for name in internalNames { #expect(!text.contains(name), "\(sample) reads: \(text)") }
+            // The JSON object still names the cause exactly (E13 unchanged).
+            let object = try JSONValue(parsing: String(ErrorReport.render(.versola(sample), json: true).dropLast()))
+            #expect(object["error"]?["cause"]?.string == sample.cause)
+            #expect(object["error"]?["message"]?.string == sample.description)
+        }
+        #expect(ErrorReport.render(.versola(.configuration(.idTokenRejected("signature does not verify"))), json: false)
+            == "versola: the provider's ID token was not accepted: signature does not verify\n")
+        #expect(ErrorReport.render(.versola(.recoverable(.pendingRequestExpired)), json: false, profile: "work")
+            .contains("versola login --profile work"))
     }
 
     @Test func requestLinesRoundTrip() throws {

@@ -75,7 +75,8 @@ public enum ErrorReport {
         return JSONObject(members)
     }
 
-    /// A sentence saying what happened and what to do.
+    /// A sentence saying what happened and what to do, in plain words: the internal case names
+    /// (`systemCancelled`, `invalidConfiguration`, …) appear only in the JSON object.
     public static func sentence(for error: VersolaError, profile: String) -> String {
         let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
         switch error {
@@ -95,10 +96,14 @@ public enum ErrorReport {
         case .recoverable(.storageUnavailable(let reason)):
             return "the session could not be stored (\(reason)); it is kept in memory. "
                 + "Free some disk space or fix the directory, then try again"
-        case .recoverable(let cause):
-            return "\(cause.name); try again"
+        case .recoverable(.systemCancelled):
+            return "the sign-in was interrupted before it finished; nothing changed. Run the command again"
+        case .recoverable(.pendingRequestExpired):
+            return "the sign-in waited too long and its request expired; start again: versola login\(flag)"
+        case .recoverable(.nonceLoop):
+            return "the provider kept asking for a fresh DPoP nonce; try again later"
         case .reauthenticate(let reason):
-            return "sign in again (\(reason.rawValue)): versola login\(flag)"
+            return "\(plainWords(reason)); sign in again: versola login\(flag)"
         case .stepUp(let challenge):
             var advice = "versola login\(flag)"
             // A command line to copy: every value quoted for the shell (L5).
@@ -108,9 +113,41 @@ public enum ErrorReport {
             if let maxAge = challenge.maxAge { advice += " --max-age \(maxAge)" }
             return "the resource asks for a stronger sign-in: \(advice)"
         case .configuration(let detail):
-            var text = "configuration: \(detail.reason ?? detail.name)"
+            var text = plainWords(detail)
             if let said = detail.providerError { text += "; the provider said \(quoted(said))" }
             return text
+        }
+    }
+
+    /// What happened to the grant, for the advice to sign in again.
+    static func plainWords(_ reason: ReauthenticationReason) -> String {
+        switch reason {
+        case .authorizationDenied: "the sign-in was denied at the provider"
+        case .interactionRequired: "the provider needs you to sign in at its page"
+        case .credentialsInvalidated: "the saved credentials can no longer be used"
+        case .grantRejected: "the provider no longer accepts this session"
+        case .sessionRejected: "the provider ended this session"
+        case .sessionExpired: "the session has expired"
+        }
+    }
+
+    /// What is wrong with the setup, and where the reason says, what to change.
+    static func plainWords(_ detail: ConfigurationDetail) -> String {
+        switch detail {
+        case .stateMismatch:
+            "the redirect does not belong to the pending sign-in; start again with versola login"
+        case .issuerMismatch:
+            "the provider's answer names another issuer than the profile's; check --issuer"
+        case .idTokenRejected(let reason):
+            "the provider's ID token was not accepted: \(reason)"
+        case .providerUnsupported(let reason, _):
+            "the provider cannot be used as configured: \(reason)"
+        case .invalidConfiguration(let reason, _):
+            reason
+        case .authorizationRejected(let reason, _):
+            "the provider refused the sign-in: \(reason)"
+        case .discoveryIssuerMismatch(let expected, let actual):
+            "the provider's discovery document names issuer \(actual), not \(expected); check --issuer"
         }
     }
 

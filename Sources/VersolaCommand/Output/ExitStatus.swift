@@ -4,6 +4,8 @@ import Versola
 public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     /// Success.
     case success = 0
+    /// `status`: the profile is signed out (like `gh auth status`).
+    case signedOut = 1
     /// The command line could not be understood.
     case usage = 2
     /// `recoverable`: try again later; nothing was lost.
@@ -14,6 +16,8 @@ public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case stepUp = 5
     /// `configuration`: a developer or administrator must fix something.
     case configuration = 6
+    /// `request --fail`: the answer was HTTP 400 or above (curl's 22).
+    case httpFailure = 22
 
     /// The status for an engine error: its category decides (E1–E4).
     public init(_ error: VersolaError) {

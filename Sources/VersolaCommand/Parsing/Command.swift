@@ -23,8 +23,20 @@ public enum Command: Sendable, Hashable {
     case verify(VerifyOptions)
     /// `versola agent`: run (or stop) the per-user session agent (P4, T2).
     case agent(AgentOptions)
+    /// `versola git-credential get|store|erase`: git's credential-helper protocol.
+    case gitCredential(GitCredentialOperation)
+    /// `versola setup-git [--host H]`: point git's credential helper at versola.
+    case setupGit(SetupGitOptions)
+    /// `versola profiles`: list the saved profiles.
+    case profiles
+    /// `versola completion bash|zsh|fish`: print a completion script.
+    case completion(CompletionShell)
+    /// `versola man`: print the manual page.
+    case man
     /// `--help`: print the help of a command, or the overview when `nil`.
     case help(CommandName?)
+    /// `--version`: print the version.
+    case version
 }
 
 /// The command names, as typed.
@@ -47,13 +59,23 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
     case verify
     /// `agent`.
     case agent
+    /// `git-credential`.
+    case gitCredential = "git-credential"
+    /// `setup-git`.
+    case setupGit = "setup-git"
+    /// `profiles`.
+    case profiles
+    /// `completion`.
+    case completion
+    /// `man`.
+    case man
 }
 
 /// Options every command accepts.
 public struct GlobalOptions: Sendable, Hashable {
     /// Write results and errors as JSON (`--json`, accepted anywhere).
     public var json: Bool
-    /// The profile the command works on (`--profile`, default `default`).
+    /// The profile the command works on (`--profile`, else `VERSOLA_PROFILE`, else `default`).
     public var profile: String
     /// Run in this process instead of through the session agent (`--no-agent` or
     /// `VERSOLA_NO_AGENT=1`).

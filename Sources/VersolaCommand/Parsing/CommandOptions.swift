@@ -123,13 +123,18 @@ public struct RequestOptions: Sendable, Hashable {
     public var data: String?
     /// The URL.
     public var url: String
+    /// `--fail`: exit 22 on an answer of HTTP 400 or above.
+    public var fail: Bool
 
     /// Creates the options.
-    public init(method: String? = nil, headers: [HeaderArgument] = [], data: String? = nil, url: String) {
+    public init(
+        method: String? = nil, headers: [HeaderArgument] = [], data: String? = nil, url: String, fail: Bool = false
+    ) {
         self.method = method
         self.headers = headers
         self.data = data
         self.url = url
+        self.fail = fail
     }
 
     /// The method actually sent.
@@ -191,4 +196,35 @@ public struct AgentOptions: Sendable, Hashable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.stop = stop
     }
+}
+
+/// What git asks of `versola git-credential` (gitcredentials(7)).
+public enum GitCredentialOperation: String, Sendable, Hashable, CaseIterable {
+    /// Answer a credential for the request described on standard input.
+    case get
+    /// Remember a credential git used successfully (nothing to do: the session holds it).
+    case store
+    /// Forget a credential the server refused.
+    case erase
+}
+
+/// `versola setup-git` options.
+public struct SetupGitOptions: Sendable, Hashable {
+    /// `--host H`: the git server to add; nil configures the hosts already in the profile.
+    public var host: String?
+
+    /// Creates the options.
+    public init(host: String? = nil) {
+        self.host = host
+    }
+}
+
+/// The shells `versola completion` writes a script for.
+public enum CompletionShell: String, Sendable, Hashable, CaseIterable {
+    /// bash (with bash-completion).
+    case bash
+    /// zsh.
+    case zsh
+    /// fish.
+    case fish
 }

@@ -7,7 +7,7 @@ import Versola
 /// `--` ends the flags.
 public enum CommandParser {
     /// Parses `arguments` (without the program name).
-    /// - Parameter environment: consulted for `NO_COLOR` and `VERSOLA_NO_AGENT`.
+    /// - Parameter environment: consulted for `NO_COLOR`, `VERSOLA_NO_AGENT` and `VERSOLA_PROFILE`.
     /// - Throws: ``UsageError`` for anything not understood.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError)
         -> Invocation
@@ -15,9 +15,11 @@ public enum CommandParser {
         var global = GlobalOptions()
         global.color = (environment["NO_COLOR"] ?? "").isEmpty
         global.noAgent = ["1", "true", "yes"].contains(environment["VERSOLA_NO_AGENT"] ?? "")
+        if let profile = environment["VERSOLA_PROFILE"], !profile.isEmpty { global.profile = profile }
         var cursor = ArgumentCursor(arguments)
         var name: CommandName?
         var wantsHelp = false
+        var wantsVersion = false
         var flags: [ParsedFlag] = []
         var positionals: [String] = []
         while let argument = cursor.next() {
@@ -28,7 +30,7 @@ public enum CommandParser {
                             wantsHelp = true
                             continue
                         }
-                        throw UsageError("unknown command '\(argument)'")
+                        throw UsageError(CommandSuggestion.unknownCommand(argument))
                     }
                     name = command
                 } else {
@@ -45,11 +47,12 @@ public enum CommandParser {
             case "--json": global.json = true
             case "--no-agent": global.noAgent = true
             case "--help", "-h": wantsHelp = true
+            case "--version": wantsVersion = true
             case "--profile":
                 global.profile = try cursor.value(for: flag, inline: inlineValue, command: name)
             default:
                 flags.append(ParsedFlag(name: flag, inlineValue: inlineValue))
-                if Self.takesValue(flag) {
+                if CommandTable.takesValue(flag) {
                     flags[flags.count - 1].value = try cursor.value(for: flag, inline: inlineValue, command: name)
                 } else if let accepted = Self.optionalValues[flag] {
                     flags[flags.count - 1].value = inlineValue ?? cursor.nextIfOne(of: accepted)
@@ -59,19 +62,11 @@ public enum CommandParser {
             }
         }
         if wantsHelp { return Invocation(command: .help(name), global: global) }
+        if wantsVersion { return Invocation(command: .version, global: global) }
         guard let name else { throw UsageError("no command given") }
         let command = try build(name, flags: flags, positionals: positionals)
         return Invocation(command: command, global: global)
     }
-
-    /// Flags that take a value (of any command).
-    private static let valued: Set<String> = [
-        "--issuer", "--client-id", "--scope", "--browser-command", "--port", "--redirect-path", "--ca-file",
-        "--acr-values", "--max-age", "--login-hint", "--prompt", "--format", "-X", "--request", "-H", "--header",
-        "-d", "--data", "--audience", "--idle-timeout", "--type",
-    ]
-
-    private static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
 
     /// Flags whose value may be left out: the next argument is their value only when it is one
     /// of these words (`--dpop off`; `--dpop` alone means `--dpop require`).
@@ -89,6 +84,9 @@ public enum CommandParser {
         -> Command
     {
         let reader = FlagReader(command: name, flags: flags)
+        // The table is the gate: a flag it does not list for the command is refused here.
+        let spec = CommandTable.spec(name)
+        for flag in flags where spec.flag(named: flag.name) == nil { try reader.unknown(flag) }
         let command: Command
         switch name {
         case .login:
@@ -161,6 +159,7 @@ public enum CommandParser {
             var method: String?
             var headers: [HeaderArgument] = []
             var data: String?
+            var fail = false
             for flag in reader.flags {
                 let value = flag.value ?? ""
                 switch flag.name {
@@ -179,11 +178,12 @@ public enum CommandParser {
                     }
                     headers.append(HeaderArgument(name: field, value: content))
                 case "-d", "--data": data = value
+                case "--fail", "-f": fail = true
                 default: try reader.unknown(flag)
                 }
             }
             try reader.expect(positionals, count: 1, what: "a URL")
-            command = .request(RequestOptions(method: method, headers: headers, data: data, url: positionals[0]))
+            command = .request(RequestOptions(method: method, headers: headers, data: data, url: positionals[0], fail: fail))
         case .handleRedirect:
             for flag in reader.flags { try reader.unknown(flag) }
             try reader.expect(positionals, count: 1, what: "the redirect URL")
@@ -221,6 +221,8 @@ public enum CommandParser {
             }
             try reader.expect(positionals, count: 0)
             command = .agent(options)
+        case .gitCredential, .setupGit, .profiles, .completion, .man:
+            command = try ToolCommandParser.build(name, reader: reader, positionals: positionals)
         }
         return command
     }
@@ -270,7 +272,11 @@ struct FlagReader {
     }
 
     func unknown(_ flag: ParsedFlag) throws(UsageError) {
-        throw UsageError("unknown option \(flag.name) for '\(command.rawValue)'", command: command)
+        let names = (CommandTable.spec(command).flags + CommandTable.globalFlags).flatMap(\.names)
+        let near = CommandSuggestion.closest(to: flag.name, among: names)
+        throw UsageError(
+            "unknown option \(flag.name) for '\(command.rawValue)'" + (near.map { "; did you mean \($0)?" } ?? ""),
+            command: command)
     }
 
     func number(_ flag: ParsedFlag, in range: ClosedRange<Int>) throws(UsageError) -> Int? {

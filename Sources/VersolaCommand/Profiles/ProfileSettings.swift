@@ -20,6 +20,8 @@ public struct ProfileSettings: Sendable, Hashable {
     public var redirectPath: String
     /// A private CA bundle for the provider.
     public var caFile: String?
+    /// The git servers `versola git-credential` answers for (`versola setup-git --host`).
+    public var gitHosts: [String]
 
     /// Creates settings with the engine's defaults for everything but issuer and client.
     public init(issuer: String, clientID: String) {
@@ -32,6 +34,7 @@ public struct ProfileSettings: Sendable, Hashable {
         self.port = defaults.redirect.port
         self.redirectPath = defaults.redirect.path
         self.caFile = nil
+        self.gitHosts = []
     }
 
     /// These settings with `options` laid over them (a flag given wins).
@@ -40,10 +43,20 @@ public struct ProfileSettings: Sendable, Hashable {
     public static func merging(_ options: LoginOptions, over saved: ProfileSettings?, profile: String)
         throws(VersolaError) -> ProfileSettings
     {
-        guard let issuer = options.issuer ?? saved?.issuer, let clientID = options.clientID ?? saved?.clientID else {
+        let issuer = options.issuer ?? saved?.issuer
+        let clientID = options.clientID ?? saved?.clientID
+        guard let issuer, let clientID else {
+            let missing =
+                switch (issuer, clientID) {
+                case (.some, nil): "--client-id is missing"
+                case (nil, .some): "--issuer is missing"
+                default: "--issuer and --client-id are missing"
+                }
+            let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
             throw .configuration(
                 .invalidConfiguration(
-                    "profile '\(profile)' has no issuer and client yet: versola login --issuer URL --client-id ID"))
+                    "\(missing): profile '\(profile)' has no provider and client yet; "
+                        + "sign in once with both: versola login\(flag) --issuer URL --client-id ID"))
         }
         var settings = saved ?? ProfileSettings(issuer: issuer, clientID: clientID)
         if settings.issuer != issuer || settings.clientID != clientID {
@@ -80,7 +93,7 @@ public struct ProfileSettings: Sendable, Hashable {
             "issuer": .string(issuer), "clientID": .string(clientID), "scopes": .array(scopes.map { .string($0) }),
             "dpop": .string(dpop.rawValue), "browserCommand": browserCommand.map { .string($0) } ?? .null,
             "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
-            "caFile": caFile.map { .string($0) } ?? .null,
+            "caFile": caFile.map { .string($0) } ?? .null, "gitHosts": .array(gitHosts.map { .string($0) }),
         ]
     }
 
@@ -105,5 +118,6 @@ public struct ProfileSettings: Sendable, Hashable {
         if let port = value["port"]?.int64, let fitting = UInt16(exactly: port) { self.port = fitting }
         if let path = value["redirectPath"]?.string { redirectPath = path }
         caFile = value["caFile"]?.string
+        gitHosts = value["gitHosts"]?.array?.compactMap(\.string) ?? []
     }
 }

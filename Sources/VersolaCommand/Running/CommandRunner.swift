@@ -9,19 +9,30 @@ public enum CommandRunner {
     /// Runs `context.invocation`.
     public static func run(_ context: CommandContext) async -> ExitStatus {
         do throws(CommandFailure) {
-            try await dispatch(context)
-            return .success
+            return try await dispatch(context)
         } catch {
             context.console.err(ErrorReport.render(error, json: context.invocation.global.json, profile: context.profile))
             return error.exitStatus
         }
     }
 
-    private static func dispatch(_ context: CommandContext) async throws(CommandFailure) {
+    private static func dispatch(_ context: CommandContext) async throws(CommandFailure) -> ExitStatus {
         let global = context.invocation.global
         switch context.invocation.command {
         case .help(let name):
             context.console.out(HelpText.text(for: name) + "\n")
+        case .version:
+            context.console.out(HelpText.versionLine + "\n")
+        case .completion(let shell):
+            context.console.out(CompletionScript.text(for: shell))
+        case .man:
+            context.console.out(ManPage.text)
+        case .profiles:
+            try await ProfilesCommand(context: context).run()
+        case .gitCredential(let operation):
+            try await GitCredentialCommand(context: context).run(operation)
+        case .setupGit(let options):
+            try await SetupGitCommand(context: context).run(options)
         case .login(let options):
             try await LoginCommand(context: context, options: options).run()
         case .token(let options):
@@ -35,6 +46,8 @@ public enum CommandRunner {
             } else {
                 let result = try await call(AgentRequest(.status, profile: context.profile), context)
                 context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.text(result, color: useColor(context)))
+                // Like `gh auth status`: a script can test whether the profile is signed in.
+                if result["signedIn"]?.bool != true { return .signedOut }
             }
         case .userInfo:
             let result = try await call(AgentRequest(.userInfo, profile: context.profile), context)
@@ -46,7 +59,7 @@ public enum CommandRunner {
             context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
             await EndSessionPage.show(result, context: context)
         case .request(let options):
-            try await sendRequest(options, context)
+            return try await sendRequest(options, context)
         case .handleRedirect(let url):
             try await LoginCommand.handleRedirect(url, context: context)
         case .verify(let options):
@@ -57,6 +70,7 @@ public enum CommandRunner {
             let status = await Task.detached { runAgent(options, context: context) }.value
             if status != .success { throw .versola(.configuration(.invalidConfiguration("the agent could not start"))) }
         }
+        return .success
     }
 
     /// Sends `request` to the agent (starting it when needed), or runs it here.
@@ -130,7 +144,9 @@ public enum CommandRunner {
         }
     }
 
-    private static func sendRequest(_ options: RequestOptions, _ context: CommandContext) async throws(CommandFailure) {
+    private static func sendRequest(_ options: RequestOptions, _ context: CommandContext) async throws(CommandFailure)
+        -> ExitStatus
+    {
         var body: [UInt8] = []
         if let data = options.data {
             if data == "@-" {
@@ -156,13 +172,16 @@ public enum CommandRunner {
         } else {
             if context.console.outputIsTerminal {
                 // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
-                context.console.out(TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true))
+                let text = TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true)
+                // The shell prompt starts on a line of its own.
+                context.console.out(text.isEmpty || text.hasSuffix("\n") ? text : text + "\n")
             } else {
                 // Into a pipe or file it is written unaltered (`versola request URL > answer.json`).
                 context.console.out(String(decoding: responseBody, as: UTF8.self))
             }
             if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
         }
+        return options.fail && status >= 400 ? .httpFailure : .success
     }
 
     /// Runs `versola agent` on the calling thread (it blocks until the agent exits), or with

@@ -1,0 +1,113 @@
+/// The table entries of the commands that sign in and use the session.
+enum LoginCommandSpecs {
+    static let all: [CommandSpec] = [login, token, status, userInfo, logout, request, handleRedirect, verify, agent]
+
+    static let login = CommandSpec(
+        .login, summary: "sign in through the browser and save the profile",
+        details: """
+            Signs in through the browser with a loopback redirect and saves issuer, client id and
+            options in the profile, so later commands need only --profile. A first login needs both
+            --issuer and --client-id.
+            """,
+        flags: [
+            FlagSpec(["--issuer"], value: "URL", help: "the provider's issuer (https, or http on loopback)"),
+            FlagSpec(["--client-id"], value: "ID", help: "the public client's id"),
+            FlagSpec(["--scope"], value: "S", help: "scope to request (repeatable; openid is always added)"),
+            FlagSpec(
+                ["--dpop"],
+                help: "DPoP-bound tokens: auto (the default: when the provider advertises ES256), require, or off; alone: require"),
+            FlagSpec(["--no-dpop"], help: "plain Bearer tokens, the same as --dpop off (needed for git and other tools that send no proofs)"),
+            FlagSpec(
+                ["--browser-command"], value: "CMD",
+                help: "the browser command, split into words (no shell); %s is the URL (default: $BROWSER, xdg-open)"),
+            FlagSpec(["--no-browser"], help: "only print the URL; paste the final redirect URL on stdin"),
+            FlagSpec(["--port"], value: "N", help: "a fixed loopback port for providers that match it exactly"),
+            FlagSpec(["--redirect-path"], value: "PATH", help: "the redirect path (default /callback)"),
+            FlagSpec(["--ca-file"], value: "PATH", help: "trust this CA bundle for the provider"),
+            FlagSpec(["--acr-values"], value: "V", help: "requested authentication context classes (space-separated)"),
+            FlagSpec(["--max-age"], value: "N", help: "maximum authentication age in seconds"),
+            FlagSpec(["--login-hint"], value: "HINT", help: "who is signing in, passed to the provider"),
+            FlagSpec(
+                ["--prompt"], value: "P", choices: ["login", "consent", "select_account", "none"],
+                help: "ask the provider to prompt: login, consent, select_account or none"),
+        ])
+
+    static let token = CommandSpec(
+        .token, summary: "print a valid access token (raw, json, or a kubectl ExecCredential)",
+        details: "Prints a valid access token, refreshing it when less than 2 minutes are left.",
+        flags: [
+            FlagSpec(["--force-refresh"], help: "refresh even when the cached token is still good"),
+            FlagSpec(
+                ["--format"], value: "FORMAT", choices: TokenFormat.allCases.map(\.rawValue),
+                help: "raw (the token alone, default), json, or k8s (an ExecCredential for kubectl)"),
+        ])
+
+    static let status = CommandSpec(
+        .status, summary: "show the session state and who is signed in (--watch follows it)",
+        details: """
+            Shows the session state and who is signed in; works offline. Exits 1 when the profile
+            is signed out (the JSON output is the same).
+            """,
+        flags: [FlagSpec(["--watch"], help: "keep printing each state change until interrupted")])
+
+    static let userInfo = CommandSpec(
+        .userInfo, summary: "print the provider's UserInfo claims",
+        details: "Prints the provider's UserInfo claims for the signed-in user.")
+
+    static let logout = CommandSpec(
+        .logout, summary: "sign out: revoke the refresh token and wipe everything local",
+        details: "Revokes the refresh token and wipes the profile's session and DPoP key. Never fails.",
+        flags: [FlagSpec(["--end-session"], help: "also open the provider's end-session page in the browser")])
+
+    static let request = CommandSpec(
+        .request, summary: "send an HTTP request with the access token (DPoP-bound when enabled)",
+        arguments: "URL",
+        details: """
+            Sends a request with the access token (and a DPoP proof when the session is DPoP-bound)
+            and prints the response body. A 401 gets one refresh and one replay.
+            """,
+        flags: [
+            FlagSpec(["-X", "--request"], value: "METHOD", help: "the method (default GET, or POST with -d)"),
+            FlagSpec(["-H", "--header"], value: "'Name: value'", help: "a request header (repeatable)"),
+            FlagSpec(["-d", "--data"], value: "DATA", help: "the request body; @FILE reads a file, @- standard input"),
+            FlagSpec(["--fail", "-f"], help: "exit 22 when the answer is HTTP 400 or above (like curl)"),
+        ])
+
+    static let handleRedirect = CommandSpec(
+        .handleRedirect, summary: "hand a redirect URL to the pending login (pasted, or from a URL handler)",
+        arguments: "URL",
+        details: """
+            Delivers the final redirect URL of a login (pasted from the browser, or handed over by a
+            URL handler) to the pending login of the profile. It is validated against the stored request.
+            A re-login still waiting in versola login is handed the redirect and finishes there.
+            """)
+
+    static let verify = CommandSpec(
+        .verify, summary: "verify a JWT as a backend would (discovery, JWKS, claims)",
+        arguments: "TOKEN",
+        details: """
+            Verifies a JWT as a backend would: discovery of the issuer, its JWKS, the key by kid,
+            the algorithm pinned to the key, and iss, exp, nbf and iat with a 60 s tolerance.
+            TOKEN - reads the token from standard input. Without --issuer the profile's issuer is used.
+            Without --audience a token minted for any client of the issuer passes (a warning says so).
+            """,
+        flags: [
+            FlagSpec(["--issuer"], value: "URL", help: "the issuer the token must come from"),
+            FlagSpec(["--audience"], value: "AUD", help: "require this audience"),
+            FlagSpec(
+                ["--type"], value: "TYPE", choices: VerifiedTokenType.allCases.map(\.rawValue),
+                help: "at+jwt also requires the typ of an RFC 9068 access token"),
+            FlagSpec(["--ca-file"], value: "PATH", help: "trust this CA bundle for the issuer"),
+        ])
+
+    static let agent = CommandSpec(
+        .agent, summary: "the per-user session agent (started on demand; internal)",
+        details: """
+            Runs the per-user session agent that keeps access tokens in memory across commands.
+            Commands start it on demand; it exits after --idle-timeout seconds without a request.
+            """,
+        flags: [
+            FlagSpec(["--idle-timeout"], value: "SECONDS", help: "exit after this long without a request (default 600)"),
+            FlagSpec(["--stop"], help: "ask a running agent to exit"),
+        ])
+}

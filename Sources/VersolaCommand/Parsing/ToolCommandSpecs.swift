@@ -1,0 +1,45 @@
+/// The table entries of the commands that fit `versola` into other tools and the shell.
+enum ToolCommandSpecs {
+    static let all: [CommandSpec] = [gitCredential, setupGit, profiles, completion, man]
+
+    static let gitCredential = CommandSpec(
+        .gitCredential, summary: "git's credential helper: the access token for the profile's git hosts",
+        arguments: "get|store|erase", argumentChoices: GitCredentialOperation.allCases.map(\.rawValue),
+        details: """
+            Speaks git's credential-helper protocol on standard input and output (see
+            gitcredentials(7)); versola setup-git configures git to call it. get answers the access
+            token as the password for the hosts added with setup-git --host, and nothing for others;
+            erase makes the next get refresh the token; store is accepted and ignored. A DPoP-bound
+            profile cannot serve git, which sends no proofs: sign in with versola login --no-dpop.
+            """)
+
+    static let setupGit = CommandSpec(
+        .setupGit, summary: "configure git to use versola for a git host (like gh auth setup-git)",
+        details: """
+            Adds the host to the profile and writes credential.https://HOST.helper into the global git
+            config (git config --global), so git asks versola git-credential for a token. Running it
+            again changes nothing. Without --host, every host already in the profile is configured.
+            """,
+        flags: [
+            FlagSpec(
+                ["--host"], value: "HOST",
+                help: "the git server (git.example.com, or a URL such as http://127.0.0.1:8080 on loopback)")
+        ])
+
+    static let profiles = CommandSpec(
+        .profiles, summary: "list the saved profiles with their issuer and state",
+        details: "Lists every saved profile: its name, its issuer and the state of its session.")
+
+    static let completion = CommandSpec(
+        .completion, summary: "print a shell completion script (bash, zsh or fish)",
+        arguments: "bash|zsh|fish", argumentChoices: CompletionShell.allCases.map(\.rawValue),
+        details: """
+            Prints the completion script for the shell. For bash: versola completion bash >
+            ~/.local/share/bash-completion/completions/versola; for zsh, into a file named _versola on
+            your fpath; for fish: > ~/.config/fish/completions/versola.fish.
+            """)
+
+    static let man = CommandSpec(
+        .man, summary: "print the manual page (roff) for man(1)",
+        details: "Prints the manual page in roff: versola man > ~/.local/share/man/man1/versola.1")
+}
