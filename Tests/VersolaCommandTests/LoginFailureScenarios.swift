@@ -9,7 +9,7 @@ import VersolaTestIdP
 /// A login that fails or is cancelled leaves the user as it found them (S4, P9, P11, E7): the
 /// saved profile byte for byte, the stored session still serving tokens, no pending request.
 @Suite("versola login failures", .serialized)
-struct LoginFailureTests {
+struct LoginFailureScenarios {
     private func profilePath(_ cli: CLIHarness) -> String {
         cli.home.path + "/config/versola/profiles/default.json"
     }

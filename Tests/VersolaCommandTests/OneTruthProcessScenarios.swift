@@ -9,7 +9,7 @@ import VersolaTestIdP
 /// One truth per profile across real processes (S11, S12, T6, R9): the agent, watchers,
 /// waiting logins and plain commands all follow the sealed record.
 @Suite("one truth per profile", .serialized)
-struct OneTruthEndToEndTests {
+struct OneTruthProcessScenarios {
     /// A `versola status --watch --json` running in the background.
     struct Watcher {
         let pid: pid_t

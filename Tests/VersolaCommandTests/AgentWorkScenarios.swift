@@ -8,7 +8,7 @@ import VersolaTestIdP
 
 /// Work handed to the agent is done once (R9), and what a login got reaches the agent (P4).
 @Suite("agent work end to end", .serialized)
-struct AgentWorkEndToEndTests {
+struct AgentWorkScenarios {
     /// The running agent's process id.
     static func agentPID(_ cli: CLIHarness) -> pid_t? {
         guard let location = AgentLocation.resolve(environment: cli.environment),
