@@ -8,7 +8,7 @@ let usage = """
     usage: versola-test-idp [--port N] [--issuer-path PATH] [--auto-login] [--fault-plan FILE]
                             [--require-par] [--require-dpop] [--dpop-nonce] [--separate-resource-server]
                             [--exact-redirect-port] [--refresh-tokens|--no-refresh-tokens]
-                            [--access-token-lifetime SECONDS]
+                            [--access-token-lifetime SECONDS] [--confidential-client ID:SECRET]
 
       --port N                   listen on port N (0, the default, picks a free port)
       --issuer-path PATH         give the issuer a path, e.g. /tenant
@@ -20,6 +20,9 @@ let usage = """
       --separate-resource-server serve the protected resource on its own port (printed second)
       --exact-redirect-port      match loopback redirect URIs with their port (no RFC 8252 any-port rule)
       --access-token-lifetime S  access token lifetime in seconds (default 300)
+      --confidential-client ID:SECRET
+                                 also know client ID, which must authenticate with SECRET at the
+                                 token endpoint (HTTP Basic or client_secret; e.g. for oidc-agent)
 
     The test user is alice / wonderland. Clients: versola-test (RS256 ID tokens) and
     versola-test-es256 (ES256), both public, redirect http://127.0.0.1/callback on any port.
@@ -73,6 +76,13 @@ func parseOptions(_ list: [String]) -> Options {
                 fail("--access-token-lifetime needs seconds")
             }
             options.configuration.accessTokenLifetime = seconds
+        case "--confidential-client":
+            let pair = value(after: argument)
+            guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex else {
+                fail("--confidential-client needs ID:SECRET")
+            }
+            options.configuration.clients.append(
+                TestClient(id: String(pair[..<colon]), secret: String(pair[pair.index(after: colon)...])))
         case "-h", "--help":
             print(usage)
             exit(0)
