@@ -61,6 +61,12 @@ var targets: [Target] = [
         swiftSettings: strict
     ),
     .executableTarget(name: "versola", dependencies: ["VersolaCommand"], swiftSettings: strict),
+    // The warm path of `versola token` in C, linking only the C library; it `exec`s `versola`
+    // (the engine) for everything else. `make install` builds it with `cc -static` as `versola`.
+    .executableTarget(
+        name: "versola-front",
+        cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror", "-std=c11"])]
+    ),
     .testTarget(
         name: "VersolaCommandTests",
         dependencies: ["VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
@@ -80,6 +86,7 @@ var products: [Product] = [
     .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
     .library(name: "Versola", targets: ["Versola"]),
     .executable(name: "versola", targets: ["versola"]),
+    .executable(name: "versola-front", targets: ["versola-front"]),
     .executable(name: "versola-bench", targets: ["versola-bench"]),
     .executable(name: "versola-test-idp", targets: ["versola-test-idp"]),
     .library(name: "VersolaTestIdP", targets: ["VersolaTestIdP"]),

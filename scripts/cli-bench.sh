@@ -1,76 +1,119 @@
 #!/usr/bin/env bash
-# The `versola` command's figures (release build): wall time of `versola token` with a warm
-# agent and without one (median of many runs), and the peak memory of `versola login` and
-# of the session agent (`/usr/bin/time -v`, installed when missing).
+# The `versola` command's figures, measured on what `make install` installs (into a scratch
+# prefix): one interleaved run (A B C D, A B C D, …) of
+#   - a warm `versola token` (the front, bin/versola),
+#   - the engine alone doing the same (libexec/versola/versola token),
+#   - /bin/true (a process that only starts and exits),
+#   - oidc-agent 4.2.6's `oidc-token` (Debian oidc-agent-cli, installed when missing),
+# with both agents warm on the same test provider (versola-test-idp, where oidc-agent uses a
+# confidential client, as it must). Each figure is min / median / max of wall time, then the
+# ratios, the peak RSS of a warm `versola token` (/usr/bin/time, whose own image is small: a
+# child of Python would report Python's) and the agents' peak RSS (VmHWM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-runs=${VERSOLA_CLI_BENCH_RUNS:-200}
+runs=${VERSOLA_CLI_BENCH_RUNS:-400}
 
-if [ ! -x /usr/bin/time ]; then
-  echo "installing time" >&2
-  sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq time >/dev/null
-fi
-
-# The installed form: the Swift runtime and Foundation linked statically (see README), which
-# halves start-up for a command run over and over by kubectl and shells.
-swift build -c release --static-swift-stdlib --product versola 2>&1 | tail -n 1
-swift build -c release --product versola-test-idp 2>&1 | tail -n 1
-bin="$(swift build -c release --show-bin-path)"
+sudo_cmd=(); [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+for tool in /usr/bin/time:time /usr/bin/oidc-token:oidc-agent-cli; do
+  if [ ! -x "${tool%%:*}" ]; then
+    echo "installing ${tool#*:}" >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${tool#*:}" >/dev/null
+  fi
+done
 
 work=$(mktemp -d /tmp/versola-bench.XXXXXX)
-mkdir -m 700 "$work/run"
-export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_DIR="$work/run"
-idp_pid=""
+prefix="$work/prefix"
+make -s install PREFIX="$prefix" 2>&1 | grep -vE '^(\[|Building|Build of|Compiling|Write|Linking)' || true
+swift build -c release --product versola-test-idp 2>&1 | tail -n 1
+idp_bin="$(swift build -c release --show-bin-path)/versola-test-idp"
+front="$prefix/bin/versola"
+engine="$prefix/libexec/versola/versola"
+
+mkdir -m 700 "$work/run" "$work/oidc"
+export HOME="$work" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_DIR="$work/run"
+export OIDC_CONFIG_DIR="$work/oidc"
+idp_pid="" OIDCD_PID=""
 cleanup() {
-  "$bin/versola" agent --stop >/dev/null 2>&1 || true
+  "$front" agent --stop >/dev/null 2>&1 || true
+  [ -n "$OIDCD_PID" ] && kill "$OIDCD_PID" 2>/dev/null || true
   [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null || true
-  rm -rf "$work"
+  # The agent may still be closing its files after --stop.
+  rm -rf "$work" 2>/dev/null || { sleep 0.2; rm -rf "$work" 2>/dev/null; } || true
 }
 trap cleanup EXIT
 
-"$bin/versola-test-idp" --port 0 --auto-login > "$work/idp.out" 2>&1 &
+"$idp_bin" --port 0 --auto-login --confidential-client oidc-agent-bench:bench-secret > "$work/idp.out" 2>&1 &
 idp_pid=$!
 for _ in $(seq 1 100); do [ -s "$work/idp.out" ] && break; sleep 0.05; done
 issuer=$(head -n 1 "$work/idp.out")
 
-peak_kib() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
+# versola: sign in, then one token to start the agent and warm it.
+"$front" login --issuer "$issuer" --client-id versola-test --browser-command 'curl -sL -o /dev/null %s' \
+  >/dev/null 2>"$work/login.err"
+"$front" token >/dev/null
 
-/usr/bin/time -v -o "$work/login.time" "$bin/versola" login --issuer "$issuer" --client-id versola-test \
-  --browser-command 'curl -sL -o /dev/null %s' >/dev/null 2>"$work/login.err"
+# oidc-agent: its own agent, an account made from a refresh token of the confidential client
+# (signed in by scripts/oidc-agent-refresh-token.py with the provider's auto-login), warmed.
+eval "$(oidc-agent --quiet --no-autoload -a "$work/run/oidc-agent.sock")" >/dev/null
+refresh=$(python3 scripts/oidc-agent-refresh-token.py "$issuer" oidc-agent-bench bench-secret)
+oidc-gen bench --issuer="$issuer" --client-id=oidc-agent-bench --client-secret=bench-secret --rt="$refresh" \
+  --scope="openid offline_access" --pw-cmd="echo bench-password" --redirect-uri=http://localhost:4242 \
+  --confirm-default --prompt=none </dev/null >"$work/oidc-gen.out" 2>&1
+oidc-token bench >/dev/null
 
-# Median wall time in milliseconds of the command (the versola binary unless told otherwise).
-median_ms() {
-  local program="$bin/versola"
-  if [ "${1:-}" = "--program" ]; then program=$2; shift 2; fi
-  python3 - "$runs" "$program" "$@" <<'PY'
-import subprocess, sys, time
-runs, cmd = int(sys.argv[1]), sys.argv[2:]
-samples = []
+python3 - "$runs" "$front" "$engine" <<'PY'
+import os, statistics, sys, time
+runs, front, engine = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+commands = [
+    ("cli_token_warm_front", [front, "token"]),
+    ("cli_token_warm_engine_alone", [engine, "token"]),
+    ("process_true", ["/bin/true"]),
+    ("oidc_token_warm", ["/usr/bin/oidc-token", "bench"]),
+]
+null = os.open("/dev/null", os.O_RDWR)
+actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
+wall = {name: [] for name, _ in commands}
+def once(argv):
+    start = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    _, status = os.waitpid(pid, 0)
+    elapsed = (time.perf_counter_ns() - start) / 1e6
+    if os.waitstatus_to_exitcode(status) != 0: sys.exit(f"{argv} failed")
+    return elapsed
+for _ in range(5):
+    for _, argv in commands: once(argv)
 for _ in range(runs):
-    start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-    samples.append((time.perf_counter() - start) * 1000)
-samples.sort()
-print(f"{samples[len(samples) // 2]:.2f}")
+    for name, argv in commands:
+        wall[name].append(once(argv))
+print(f"== {runs} interleaved rounds; wall ms min / median / max")
+for name, _ in commands:
+    w = wall[name]
+    print(f"{name}_ms: {min(w):.2f} / {statistics.median(w):.2f} / {max(w):.2f}")
+def ratio(a, b):
+    pairs = sorted(x / y for x, y in zip(wall[a], wall[b]))
+    return statistics.median(wall[a]) / statistics.median(wall[b]), pairs[len(pairs) // 2]
+for a, b, target in [("cli_token_warm_front", "oidc_token_warm", "target <= 1.0"),
+                     ("cli_token_warm_front", "process_true", ""),
+                     ("cli_token_warm_engine_alone", "oidc_token_warm", "")]:
+    of_medians, paired = ratio(a, b)
+    print(f"ratio {a} / {b}: {of_medians:.2f}x (median of pairs {paired:.2f}x) {target}".rstrip())
 PY
-}
 
-"$bin/versola" token >/dev/null   # start the agent and warm it
-warm=$(median_ms token)
-cold_runs=$((runs / 10))
-cold=$(runs=$cold_runs; median_ms token --no-agent)
+peak_kib() { for _ in 1 2 3 4 5; do /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1; done | sort -n | tail -n 1; }
+for pair in "cli_token_warm_front:$front token" "cli_token_warm_engine_alone:$engine token" \
+  "oidc_token_warm:/usr/bin/oidc-token bench" "process_true:/bin/true"; do
+  # shellcheck disable=SC2086 # the command's words
+  kib=$(peak_kib ${pair#*:})
+  target=""; [ "${pair%%:*}" = cli_token_warm_front ] && target=" (target <= 5)"
+  echo "${pair%%:*}_peak_rss_mib: $(awk -v k="$kib" 'BEGIN {printf "%.1f", k/1024}')$target"
+done
 
-agent_pid=$(pgrep -n -f "$bin/versola agent" || true)
-agent_kib=""
-if [ -n "$agent_pid" ]; then agent_kib=$(awk '/VmHWM/ {print $2}' "/proc/$agent_pid/status"); fi
-
-baseline=$(median_ms --program /bin/true)
-
-echo "cli_token_warm_agent_median_ms: $warm (target < 10)"
-echo "process_true_median_ms: $baseline (a process that only starts and exits)"
-awk -v a="$warm" -v b="$baseline" 'BEGIN { printf "cli_token_warm_agent_over_true: %.1fx\n", a / b }'
-echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh)"
-echo "cli_login_peak_rss_mib: $(awk -v k="$(peak_kib "$work/login.time")" 'BEGIN {printf "%.1f", k/1024}') (target < 40)"
-echo "cli_agent_peak_rss_mib: $(awk -v k="$agent_kib" 'BEGIN {printf "%.1f", k/1024}') (target < 40, after $((runs + 1)) token requests)"
+agent_pid=$(pgrep -n -f "^$engine agent" || true)
+if [ -n "$agent_pid" ]; then
+  echo "cli_agent_peak_rss_mib: $(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$agent_pid/status") (target <= 16, after every token request above)"
+fi
+[ -n "$OIDCD_PID" ] && echo "oidc_agent_peak_rss_mib: $(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$OIDCD_PID/status") (the peer's agent)"
+cold_runs=$((runs / 20 + 1))
+cold=$(for _ in $(seq 1 "$cold_runs"); do /usr/bin/time -f '%e' "$front" token --no-agent 2>&1 >/dev/null | tail -n 1; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] * 1000}')
+echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh, $cold_runs runs)"

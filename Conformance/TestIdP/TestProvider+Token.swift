@@ -7,8 +7,8 @@ extension TestProvider {
     func token(_ request: HTTPServerRequest, url: String) -> HTTPServerAction {
         guard request.method == "POST" else { return .respond(HTTPServerResponse(status: 405, headers: ["Allow": "POST"])) }
         let form = Dictionary(request.formItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard let client = configuration.client(form["client_id"]) else {
-            return oauthError("invalid_client", "unknown client", status: 401)
+        guard let client = authenticatedClient(request, form: form) else {
+            return oauthError("invalid_client", "unknown client or wrong secret", status: 401)
         }
         switch form["grant_type"] {
         case "authorization_code": return exchangeCode(request, form: form, client: client, url: url)

@@ -1,10 +1,14 @@
 import Foundation
 import VersolaCrypto
 
-/// A client the provider knows: a public client (no secret), as native apps are.
+/// A client the provider knows: a public client (no secret), as native apps are, or with a
+/// `secret` a confidential one (for peers such as oidc-agent that always authenticate).
 public struct TestClient: Sendable, Hashable {
     /// The `client_id`.
     public var id: String
+    /// The client secret (a test credential): when set, the token endpoint requires it, by
+    /// HTTP Basic (`client_secret_basic`) or in the form (`client_secret_post`).
+    public var secret: String?
     /// Redirect URIs registered exactly.
     public var redirectURIs: [String]
     /// Whether any loopback redirect `http://127.0.0.1:ANY/path` (or `[::1]`) is accepted
@@ -17,9 +21,10 @@ public struct TestClient: Sendable, Hashable {
     /// Creates a client.
     public init(
         id: String, redirectURIs: [String] = ["http://127.0.0.1/callback", "http://[::1]/callback"],
-        allowsAnyLoopbackPort: Bool = true, idTokenAlgorithm: SignatureAlgorithm = .rs256
+        allowsAnyLoopbackPort: Bool = true, idTokenAlgorithm: SignatureAlgorithm = .rs256, secret: String? = nil
     ) {
         self.id = id
+        self.secret = secret
         self.redirectURIs = redirectURIs
         self.allowsAnyLoopbackPort = allowsAnyLoopbackPort
         self.idTokenAlgorithm = idTokenAlgorithm

@@ -10,6 +10,7 @@ let usage = """
                             [--exact-redirect-port] [--refresh-tokens|--no-refresh-tokens]
                             [--access-token-lifetime SECONDS] [--no-dpop-metadata] [--no-offline-access]
                             [--consent-for-offline-access] [--no-code-response-type]
+                            [--confidential-client ID:SECRET]
 
       --port N                   listen on port N (0, the default, picks a free port)
       --issuer-path PATH         give the issuer a path, e.g. /tenant
@@ -25,6 +26,9 @@ let usage = """
       --no-offline-access        omit offline_access from scopes_supported
       --consent-for-offline-access  refuse offline_access without prompt=consent (invalid_request)
       --no-code-response-type    advertise response_types_supported without code
+      --confidential-client ID:SECRET
+                                 also know client ID, which must authenticate with SECRET at the
+                                 token endpoint (HTTP Basic or client_secret; e.g. for oidc-agent)
 
     The test user is alice / wonderland. Clients: versola-test (RS256 ID tokens) and
     versola-test-es256 (ES256), both public, redirect http://127.0.0.1/callback on any port.
@@ -82,6 +86,13 @@ func parseOptions(_ list: [String]) -> Options {
                 fail("--access-token-lifetime needs seconds")
             }
             options.configuration.accessTokenLifetime = seconds
+        case "--confidential-client":
+            let pair = value(after: argument)
+            guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex else {
+                fail("--confidential-client needs ID:SECRET")
+            }
+            options.configuration.clients.append(
+                TestClient(id: String(pair[..<colon]), secret: String(pair[pair.index(after: colon)...])))
         case "-h", "--help":
             print(usage)
             exit(0)

@@ -1,5 +1,14 @@
-import Glibc
+import Foundation
 import VersolaCommand
 
-// The `versola` command: everything lives in VersolaCommand so that it can be tested.
-exit(VersolaCommandLine.main(arguments: Array(CommandLine.arguments.dropFirst())))
+// The `versola` engine: everything lives in VersolaCommand so that it can be tested.
+// The front program (`versola-front`, installed as `versola`) runs it with `exec` for every
+// command but a warm `token`, and to render an agent answer it hands over.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+if let descriptor = AgentReplyHandOver.descriptor(in: environment) {
+    signal(SIGPIPE, SIG_IGN)
+    let line = AgentReplyHandOver.read(descriptor)
+    exit(AgentReplyHandOver.finish(line: line, arguments: arguments, environment: environment, console: StandardConsole()))
+}
+exit(VersolaCommandLine.main(arguments: arguments))

@@ -20,11 +20,21 @@ final class CLIHarness: Sendable {
     let idp: TestIdentityServer
     let environment: [String: String]
 
-    /// The `versola` executable beside the test bundle.
+    /// The command as a user runs it: the front (`versola-front` beside the test bundle, which
+    /// hands everything but a warm `token` to the engine), or the installed `versola` named
+    /// by `VERSOLA_CLI_UNDER_TEST` (to run these tests against `make install`'s layout).
     static var executable: String {
-        let bundle = VersolaCommandLine.currentExecutable() ?? ""
-        let directory = (bundle as NSString).deletingLastPathComponent
-        return directory + "/versola"
+        if let installed = ProcessInfo.processInfo.environment["VERSOLA_CLI_UNDER_TEST"], !installed.isEmpty {
+            return installed
+        }
+        return buildDirectory + "/versola-front"
+    }
+
+    /// The engine alone (`versola` beside the test bundle).
+    static var engine: String { buildDirectory + "/versola" }
+
+    private static var buildDirectory: String {
+        ((VersolaCommandLine.currentExecutable() ?? "") as NSString).deletingLastPathComponent
     }
 
     /// A harness with a fresh provider. `runtime: false` leaves `XDG_RUNTIME_DIR` unset (the

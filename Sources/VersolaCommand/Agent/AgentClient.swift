@@ -32,12 +32,14 @@ public struct AgentClient: Sendable {
         var pending: [UInt8] = []
         guard let line = UnixSocket.readLine(from: connection, pending: &pending), let reply = AgentReply(line: line)
         else {
-            return .failure(
-                .recoverable(
-                    .network(NetworkFailure(kind: .failedAfterSending, requestBytesWritten: true, origin: "the versola agent"))))
+            return .failure(Self.lostAnswer)
         }
         return reply
     }
+
+    /// A request delivered to the agent whose answer never came back (R9).
+    static let lostAnswer = VersolaError.recoverable(
+        .network(NetworkFailure(kind: .failedAfterSending, requestBytesWritten: true, origin: "the versola agent")))
 
     /// Sends `request` and calls `receive` for every reply line until the agent closes the
     /// stream or `receive` returns false (used by `status --watch`). False when no agent

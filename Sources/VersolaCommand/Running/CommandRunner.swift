@@ -39,7 +39,7 @@ public enum CommandRunner {
             let result = try await call(
                 AgentRequest(.token, profile: context.profile, arguments: ["forceRefresh": .bool(options.forceRefresh)]),
                 context)
-            context.console.out(TokenOutput.render(result, format: options.format ?? (global.json ? .json : .raw)))
+            context.console.out(TokenOutput.render(result, format: options.effectiveFormat(json: global.json)))
         case .status(let options):
             if options.watch {
                 try await watch(context)

@@ -1,0 +1,76 @@
+import Foundation
+import Versola
+
+/// The second half of a `versola token` begun by the small front program (`versola-front`,
+/// installed as `versola`): the front asked the agent, and hands every answer it does not
+/// print itself (an error, a token that needs escaping) to this engine to render, so that
+/// the words and the JSON of every answer come from one place (``ErrorReport``,
+/// ``TokenOutput``).
+///
+/// The front writes the answer line into a memory file and `exec`s the engine with the
+/// variable `VERSOLA_AGENT_REPLY_FD=<descriptor>.<process id>`; the request is never sent
+/// again (R9). A value naming another process (inherited from elsewhere) is ignored.
+public enum AgentReplyHandOver {
+    /// The environment variable the front sets.
+    public static let variable = "VERSOLA_AGENT_REPLY_FD"
+
+    /// The descriptor holding the answer when `environment` hands one to this process.
+    public static func descriptor(in environment: [String: String], processID: pid_t = getpid()) -> Int32? {
+        guard let value = environment[variable] else { return nil }
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = pid_t(parts[1]), pid == processID, let descriptor = Int32(parts[0]) else {
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Renders the handed-over answer for `arguments` (the same command line the front read)
+    /// and returns the exit status, exactly as ``CommandRunner`` would have for that answer.
+    /// - Parameter line: the answer line without its newline; empty when the answer was lost.
+    public static func finish(line: [UInt8], arguments: [String], environment: [String: String], console: any Console)
+        -> Int32
+    {
+        let invocation: Invocation
+        do {
+            invocation = try CommandParser.parse(arguments, environment: environment)
+        } catch {
+            console.err(ErrorReport.render(.usage(error), json: arguments.contains("--json")))
+            return ExitStatus.usage.rawValue
+        }
+        let global = invocation.global
+        let reply = AgentReply(line: line) ?? .failure(AgentClient.lostAnswer)
+        switch (reply, invocation.command) {
+        case (.success(let result), .token(let options)):
+            console.out(TokenOutput.render(result, format: options.effectiveFormat(json: global.json)))
+            return ExitStatus.success.rawValue
+        case (.failure(let error), _):
+            console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))
+            return ExitStatus(error).rawValue
+        case (.success, _):
+            // The front hands over `token` only; anything else is an answer this command cannot use.
+            let error = AgentClient.lostAnswer
+            console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))
+            return ExitStatus(error).rawValue
+        }
+    }
+
+    /// Reads the handed-over answer from `descriptor` (and closes it); empty when unreadable.
+    public static func read(_ descriptor: Int32) -> [UInt8] {
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= UnixSocket.maximumLineLength {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}
+
+extension TokenOptions {
+    /// The format printed: `--format`, else `json` with `--json`, else `raw`.
+    func effectiveFormat(json: Bool) -> TokenFormat { format ?? (json ? .json : .raw) }
+}

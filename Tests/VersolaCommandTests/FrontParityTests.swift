@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import Versola
+import VersolaJOSE
+
+@testable import VersolaCommand
+
+/// The front (`versola-front`, installed as `versola`) and the engine (`versola`) given the
+/// same agent answers print the same bytes, return the same status and send the same
+/// request: every error category and cause the agent can return, tokens it prints itself
+/// and tokens it hands over, lost answers. Messages thus come from ErrorReport alone.
+@Suite("The front binary matches the engine")
+struct FrontParityTests {
+    static let commandLines: [[String]] = [
+        ["token"], ["token", "--json"], ["token", "--format", "k8s"], ["--profile", "work", "token", "--format=json"],
+        ["token", "--force-refresh", "--format", "raw", "--profile=a.b-c_d"], ["token", "--format", "k8s", "--json"],
+    ]
+
+    /// Every error the agent can send: each category, each cause, details that need quoting
+    /// or escaping.
+    static let errors: [VersolaError] = {
+        var errors: [VersolaError] = [
+            .recoverable(.userCancelled), .recoverable(.systemCancelled), .recoverable(.pendingRequestExpired),
+            .recoverable(.unlockRequired), .recoverable(.nonceLoop), .recoverable(.storageUnavailable("disk full")),
+            .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "https://idp.test"))),
+            .recoverable(.network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x"))),
+            .recoverable(
+                .server(
+                    ServerFailure(
+                        status: 503, retryAfter: .milliseconds(1500), failedRequests: 3, elapsed: .milliseconds(2042),
+                        errorCode: "temporarily_unavailable", errorDescription: "busy\u{1B}]0;owned\u{07}"))),
+            .recoverable(.server(ServerFailure(status: 500, failedRequests: 1, elapsed: .zero))),
+            .stepUp(StepUpChallenge(acrValues: ["urn:mfa", "it's; rm -rf"], maxAge: 300)),
+            .stepUp(StepUpChallenge(acrValues: [], maxAge: nil)),
+            .configuration(.stateMismatch), .configuration(.issuerMismatch),
+            .configuration(.idTokenRejected("bad aud")), .configuration(.providerUnsupported("no PKCE")),
+            .configuration(.invalidConfiguration("no issuer")), .configuration(.authorizationRejected("invalid_scope")),
+            .configuration(.discoveryIssuerMismatch(expected: "https://a", actual: "https://b\u{202E}")),
+        ]
+        errors += ReauthenticationReason.allCases.map { .reauthenticate($0) }
+        return errors
+    }()
+
+    /// Success answers: plain ones (the front prints them) and unusual ones (handed over).
+    static let successes: [String] = [
+        #"{"ok":{"accessToken":"eyJ.plain-token_1","tokenType":"Bearer","expiresAt":1893456000}}"#,
+        #"{"ok":{"accessToken":"opaque","tokenType":"DPoP","expiresAt":null}}"#,
+        #"{"ok":{"accessToken":"no-type","expiresAt":1700000000,"extra":true}}"#,
+        #"{"ok":{"accessToken":"tab\there\u001b[31m","tokenType":"Bearer","expiresAt":1893456000}}"#,
+        #"{"ok":{"accessToken":"caf\u00e9\/x","tokenType":"Bearer","expiresAt":1893456000}}"#,
+        #"{"ok":{"accessToken":"a\"b\\c","tokenType":"Bearer","expiresAt":99999999999999}}"#,
+        #"{"ok":{"accessToken":"float","tokenType":"Bearer","expiresAt":1893456000.5}}"#,
+        #"{"ok":{"accessToken":"nested","tokenType":{"a":1},"expiresAt":1893456000}}"#,
+        #"{"ok":{"tokenType":"Bearer"}}"#,
+        #"{"ok":"not an object"}"#,
+    ]
+
+    /// Lost or broken answers: closed without a reply, not JSON, an unknown cause.
+    static let broken: [String?] = [nil, "garbage", #"{"error":{"category":"recoverable","cause":"unheard-of"}}"#]
+
+    @Test("R9 E13: the front prints every agent answer as the engine does, and asks once")
+    func parity() async throws {
+        let cli = try await CLIHarness()
+        let agent = try FakeAgent(environment: cli.environment)
+        defer { agent.stop() }
+        let replies: [String?] = Self.successes + Self.errors.map { String(decoding: AgentReply.failure($0).line.dropLast(), as: UTF8.self) } + Self.broken
+        for reply in replies {
+            agent.reply = reply.map { Array($0.utf8) }
+            for arguments in Self.commandLines {
+                agent.reset()
+                let front = try await run(CLIHarness.executable, arguments, cli)
+                let frontRequests = agent.requests
+                agent.reset()
+                let engine = try await run(CLIHarness.engine, arguments, cli)
+                let context = "reply \(reply ?? "none"), arguments \(arguments)"
+                #expect(frontRequests.count == 1, "the front asked \(frontRequests.count) times: \(context)")
+                #expect(frontRequests == agent.requests, "request lines differ: \(context)")
+                #expect(front.status == engine.status, "exit status: \(context)")
+                #expect(Self.steady(front.stdout) == Self.steady(engine.stdout), "stdout: \(context)")
+                #expect(front.stderr == engine.stderr, "stderr: \(context)")
+            }
+        }
+        await cli.idp.stop()
+    }
+
+    @Test("The front hands unknown commands and flags to the engine unchanged")
+    func fallsBack() async throws {
+        let cli = try await CLIHarness()
+        for arguments in [["--help"], ["token", "--nope"], ["token", "extra"], ["status"], ["token", "--format", "yaml"]] {
+            let front = try await run(CLIHarness.executable, arguments, cli)
+            let engine = try await run(CLIHarness.engine, arguments, cli)
+            #expect(front.status == engine.status, "\(arguments)")
+            #expect(front.stdout == engine.stdout, "\(arguments)")
+            #expect(front.stderr == engine.stderr, "\(arguments)")
+        }
+        await cli.idp.stop()
+    }
+
+    /// A k8s credential without an expiry says "now + 60 s": the two runs may straddle a
+    /// second, so that one timestamp is compared by shape only.
+    static func steady(_ output: String) -> String {
+        guard !output.contains("\"expiresAt\""), let range = output.range(of: #""expirationTimestamp":""#) else {
+            return output
+        }
+        var text = output
+        let start = range.upperBound
+        if let end = text[start...].firstIndex(of: "\"") { text.replaceSubrange(start..<end, with: "NOW+60") }
+        return text
+    }
+
+    private func run(_ executable: String, _ arguments: [String], _ cli: CLIHarness) async throws -> CLIHarness.Outcome {
+        let stem = cli.home.path + "/parity-" + UUID().uuidString.prefix(8)
+        let child = try cli.spawn(executable, arguments, stem: stem)
+        return await cli.finished(child, stem: stem)
+    }
+}
