@@ -2,9 +2,9 @@
 # The `versola` command's figures (release build): wall time of `versola token` with a warm
 # agent and without one (median of many runs), and the peak memory of `versola login` and
 # of the session agent (`/usr/bin/time -v`, installed when missing).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+install_deps
 runs=${VERSOLA_CLI_BENCH_RUNS:-200}
 
 if [ ! -x /usr/bin/time ]; then
@@ -25,10 +25,10 @@ export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_D
 idp_pid=""
 cleanup() {
   "$bin/versola" agent --stop >/dev/null 2>&1 || true
-  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null || true
+  if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 "$bin/versola-test-idp" --port 0 --auto-login > "$work/idp.out" 2>&1 &
 idp_pid=$!
@@ -44,23 +44,13 @@ peak_kib() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
 median_ms() {
   local program="$bin/versola"
   if [ "${1:-}" = "--program" ]; then program=$2; shift 2; fi
-  python3 - "$runs" "$program" "$@" <<'PY'
-import subprocess, sys, time
-runs, cmd = int(sys.argv[1]), sys.argv[2:]
-samples = []
-for _ in range(runs):
-    start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-    samples.append((time.perf_counter() - start) * 1000)
-samples.sort()
-print(f"{samples[len(samples) // 2]:.2f}")
-PY
+  python3 scripts/support/median-ms.py "$runs" "$program" "$@"
 }
 
 "$bin/versola" token >/dev/null   # start the agent and warm it
 warm=$(median_ms token)
 cold_runs=$((runs / 10))
-cold=$(runs=$cold_runs; median_ms token --no-agent)
+cold=$(runs=$cold_runs median_ms token --no-agent)
 
 agent_pid=$(pgrep -n -f "$bin/versola agent" || true)
 agent_kib=""
