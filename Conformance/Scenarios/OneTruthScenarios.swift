@@ -178,7 +178,7 @@ final class FailingWritesStore: SessionStore {
         #expect(try await store.load()?.refreshToken == spent, "the disk still holds the spent token")
         #expect(try await session.accessToken() == token, "served from memory")
         // The disk has room again: the retry writes the held record.
-        rig.clock.manual.advance(by: .seconds(3))
+        rig.clock.advance(by: .seconds(3))
         var written = try await store.load()?.refreshToken
         let deadline = ContinuousClock.now + .seconds(30)
         while written == spent && ContinuousClock.now < deadline {

@@ -124,7 +124,7 @@ final class StateLog: Sendable {
         let first = try await rig.session.accessToken()
         #expect(try await rig.session.accessToken() == first)
         #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
-        rig.clock.manual.advance(by: .seconds(190))  // 300 s lifetime, 120 s margin
+        rig.clock.advance(by: .seconds(190))  // 300 s lifetime, 120 s margin
         let second = try await rig.session.accessToken()
         #expect(second != first)
         #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
@@ -140,7 +140,7 @@ final class StateLog: Sendable {
         let rig = try await SessionRig()
         await rig.session.start()
         try await rig.session.login()
-        rig.clock.manual.advance(by: .seconds(200))
+        rig.clock.advance(by: .seconds(200))
         let session = rig.session
         let tokens = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<50 { group.addTask { try? await session.accessToken() } }
@@ -202,7 +202,7 @@ final class StateLog: Sendable {
         let rig = try await SessionRig(configure: { $0.issueRefreshTokens = false })
         await rig.session.start()
         try await rig.session.login()
-        rig.clock.manual.advance(by: .seconds(400))
+        rig.clock.advance(by: .seconds(400))
         do {
             _ = try await rig.session.accessToken()
             Issue.record("an expired token without refresh token was served")
@@ -254,7 +254,7 @@ final class StateLog: Sendable {
         let session = rig.session
         let login = Task { () async throws -> Void in try await session.login() }
         while rig.browser.opened.isEmpty { await Task.yield() }
-        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(601))
+        rig.clock.setWallClock(rig.clock.wallClockNow.addingTimeInterval(601))
         let restarted = try rig.restarted()
         await restarted.start()
         #expect(restarted.state == .unauthenticated)
