@@ -61,7 +61,8 @@ import VersolaTestIdP
         await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.login() }
         // A wrong passphrase leaves it locked and wipes nothing.
         let laterSource = try #require(later.passphraseKeySource)
-        await #expect(throws: VersolaError.self) { try await laterSource.unlock(passphrase: "wrong") }
+        let thrown = await #expect(throws: VersolaError.self) { try await laterSource.unlock(passphrase: "wrong") }
+        #expect(thrown?.category == "recoverable" && thrown?.cause == "unlockRequired", "got \(String(describing: thrown))")
         #expect(FileManager.default.fileExists(atPath: later.store.recordFile.path))
         try await laterSource.unlock(passphrase: "correct horse battery staple")
         await session.unlocked()

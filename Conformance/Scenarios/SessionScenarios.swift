@@ -190,7 +190,8 @@ final class StateLog: Sendable {
         try await rig.session.login()
         let before = try await rig.storage.store.load()
         await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 500)))
-        await #expect(throws: VersolaError.self) { _ = try await rig.session.accessToken(forceRefresh: true) }
+        let thrown = await #expect(throws: VersolaError.self) { _ = try await rig.session.accessToken(forceRefresh: true) }
+        #expect(thrown?.category == "recoverable" && thrown?.cause == "server", "got \(String(describing: thrown))")
         #expect(rig.session.state == .authenticated)
         #expect(try await rig.storage.store.load()?.refreshToken == before?.refreshToken)
         #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
@@ -276,7 +277,8 @@ final class StateLog: Sendable {
         #expect(restarted.state == .authenticated)
         #expect(restarted.user?.subject == TestUser().subject)
         // T5: a network failure never signs out.
-        await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
+        let thrown2 = await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
+        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
         #expect(restarted.state == .authenticated)
         try? FileManager.default.removeItem(at: rig.root)
     }
