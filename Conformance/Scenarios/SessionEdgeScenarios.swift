@@ -115,7 +115,7 @@ import VersolaTestIdP
             .recoverable(.userCancelled), .recoverable(.systemCancelled), .recoverable(.pendingRequestExpired),
             .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "o"))),
             .recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))),
-            .recoverable(.unlockRequired), .recoverable(.nonceLoop),
+            .recoverable(.unlockRequired), .recoverable(.nonceLoop), .recoverable(.storageUnavailable("disk full")),
             .reauthenticate(.authorizationDenied), .reauthenticate(.interactionRequired),
             .reauthenticate(.credentialsInvalidated), .reauthenticate(.grantRejected),
             .reauthenticate(.sessionRejected), .reauthenticate(.sessionExpired),
@@ -125,17 +125,67 @@ import VersolaTestIdP
             .configuration(.authorizationRejected("r")), .configuration(.discoveryIssuerMismatch(expected: "a", actual: "b")),
         ]
         for error in samples {
-            // An exhaustive switch without `default`: a new case stops this file compiling (E5).
-            let category: String
-            switch error {
-            case .recoverable: category = "recoverable"
-            case .reauthenticate: category = "reauthenticate"
-            case .stepUp: category = "stepUp"
-            case .configuration: category = "configuration"
-            }
-            #expect(error.category == category)
+            #expect(error.category == Self.caseName(error).category)
+            #expect(error.cause == Self.caseName(error).cause)
         }
-        #expect(Set(samples.map(\.cause)).count == samples.count)
+        // One sample of every case: the switch below names them all, so a sample missing (or a
+        // new case added to the switch without a sample) leaves a name unseen.
+        #expect(Set(samples.map { Self.caseName($0).cause }) == Set(Self.everyCause))
+        #expect(samples.count == Self.everyCause.count)
+    }
+
+    /// Every cause's wire name, in the order of the switch below.
+    static let everyCause = [
+        "userCancelled", "systemCancelled", "pendingRequestExpired", "network", "server", "unlockRequired", "nonceLoop",
+        "storageUnavailable", "authorizationDenied", "interactionRequired", "credentialsInvalidated", "grantRejected",
+        "sessionRejected", "sessionExpired", "stepUp", "stateMismatch", "issuerMismatch", "idTokenRejected",
+        "providerUnsupported", "invalidConfiguration", "authorizationRejected", "discoveryIssuerMismatch",
+    ]
+
+    /// The category and cause of `error`, written out case by case. Exhaustive switches over
+    /// every nested enum, without `default`: a new case of any of them stops this file
+    /// compiling (E5), and then needs a name here, in ``everyCause`` and a sample above.
+    static func caseName(_ error: VersolaError) -> (category: String, cause: String) {
+        switch error {
+        case .recoverable(let cause):
+            let name: String
+            switch cause {
+            case .userCancelled: name = "userCancelled"
+            case .systemCancelled: name = "systemCancelled"
+            case .pendingRequestExpired: name = "pendingRequestExpired"
+            case .network: name = "network"
+            case .server: name = "server"
+            case .unlockRequired: name = "unlockRequired"
+            case .nonceLoop: name = "nonceLoop"
+            case .storageUnavailable: name = "storageUnavailable"
+            }
+            return ("recoverable", name)
+        case .reauthenticate(let reason):
+            let name: String
+            switch reason {
+            case .authorizationDenied: name = "authorizationDenied"
+            case .interactionRequired: name = "interactionRequired"
+            case .credentialsInvalidated: name = "credentialsInvalidated"
+            case .grantRejected: name = "grantRejected"
+            case .sessionRejected: name = "sessionRejected"
+            case .sessionExpired: name = "sessionExpired"
+            }
+            return ("reauthenticate", name)
+        case .stepUp:
+            return ("stepUp", "stepUp")
+        case .configuration(let detail):
+            let name: String
+            switch detail {
+            case .stateMismatch: name = "stateMismatch"
+            case .issuerMismatch: name = "issuerMismatch"
+            case .idTokenRejected: name = "idTokenRejected"
+            case .providerUnsupported: name = "providerUnsupported"
+            case .invalidConfiguration: name = "invalidConfiguration"
+            case .authorizationRejected: name = "authorizationRejected"
+            case .discoveryIssuerMismatch: name = "discoveryIssuerMismatch"
+            }
+            return ("configuration", name)
+        }
     }
 }
 
