@@ -183,18 +183,27 @@ final class StateLog: Sendable {
         await rig.stop()
     }
 
-    @Test("T5 T6: a failed refresh keeps the session and the stored grant")
+    @Test("T5 T6: a failed refresh keeps the session and the stored grant, and publishes only the return to authenticated")
     func networkFailureKeepsSession() async throws {
         let rig = try await SessionRig()
         await rig.session.start()
         try await rig.session.login()
         let before = try await rig.storage.store.load()
+        // T6: what the state stream publishes, from here on.
+        let log = StateLog(rig.session)
+        await log.wait(for: 1)
+        let initial = log.all.count
         await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 500)))
         let thrown = await #expect(throws: VersolaError.self) { _ = try await rig.session.accessToken(forceRefresh: true) }
         #expect(thrown?.category == "recoverable" && thrown?.cause == "server", "got \(String(describing: thrown))")
         #expect(rig.session.state == .authenticated)
         #expect(try await rig.storage.store.load()?.refreshToken == before?.refreshToken)
         #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
+        // The failure published only the return to authenticated: a repeated value (an extra
+        // `authenticated`, or the failure itself) would show before the second refresh.
+        await log.wait(for: initial + 4)
+        #expect(log.all == [.authenticated, .refreshing, .authenticated, .refreshing, .authenticated])
+        #expect(zip(log.all, log.all.dropFirst()).allSatisfy { $0 != $1 }, "\(log.all)")
         await rig.stop()
     }
 
