@@ -11,33 +11,35 @@ import VersolaTestIdP
     @Test("D4 E11: a PAR endpoint refusing every proof with 403 invalid_dpop_proof gets the request pushed with dpop_jkt alone")
     func pushWithoutProof() async throws {
         let rig = try await DPoPScenarios.rig()
-        let refusal = #"{"error":"invalid_dpop_proof","error_description":"Invalid DPoP"}"#
-        await rig.idp.provider.arm(TestFaultRule(.par, .respond(status: 403, body: refusal), times: 2))
-        let grant = try await rig.client.login()
-        let key = try #require(grant.dpopKey)
-        let pushes = await rig.idp.provider.requests(to: .par)
-        #expect(pushes.count == 3, "the refused push, its one retry with a fresh proof, the push without a proof")
-        #expect(pushes.prefix(2).allSatisfy { $0.headers["DPoP"] != nil })
-        let last = try #require(pushes.last)
-        #expect(last.headers["DPoP"] == nil)
-        #expect(last.formValue("dpop_jkt") == key.thumbprint)
-        let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
-        #expect(try DPoPScenarios.proofThumbprint(exchange) == key.thumbprint)
-        #expect(grant.tokenType == .dpop)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            let refusal = #"{"error":"invalid_dpop_proof","error_description":"Invalid DPoP"}"#
+            await rig.idp.provider.arm(TestFaultRule(.par, .respond(status: 403, body: refusal), times: 2))
+            let grant = try await rig.client.login()
+            let key = try #require(grant.dpopKey)
+            let pushes = await rig.idp.provider.requests(to: .par)
+            #expect(pushes.count == 3, "the refused push, its one retry with a fresh proof, the push without a proof")
+            #expect(pushes.prefix(2).allSatisfy { $0.headers["DPoP"] != nil })
+            let last = try #require(pushes.last)
+            #expect(last.headers["DPoP"] == nil)
+            #expect(last.formValue("dpop_jkt") == key.thumbprint)
+            let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
+            #expect(try DPoPScenarios.proofThumbprint(exchange) == key.thumbprint)
+            #expect(grant.tokenType == .dpop)
+        }
     }
 
     @Test("D3: a 403 use_dpop_nonce from the token endpoint is a nonce demand like a 400")
     func forbiddenNonceDemand() async throws {
         let rig = try await DPoPScenarios.rig(configure: { $0.advertisePushedAuthorizationRequests = false })
-        let demand = #"{"error":"use_dpop_nonce"}"#
-        await rig.idp.provider.arm(
-            TestFaultRule(.token, .respond(status: 403, headers: ["DPoP-Nonce": "n-403"], body: demand)))
-        _ = try await rig.client.login()
-        let tokenRequests = await rig.idp.provider.requests(to: .token)
-        #expect(tokenRequests.count == 2)
-        #expect(tokenRequests.last?.dpopProofClaims["nonce"] == "n-403")
-        await rig.stop()
+        try await withRig(rig) { rig in
+            let demand = #"{"error":"use_dpop_nonce"}"#
+            await rig.idp.provider.arm(
+                TestFaultRule(.token, .respond(status: 403, headers: ["DPoP-Nonce": "n-403"], body: demand)))
+            _ = try await rig.client.login()
+            let tokenRequests = await rig.idp.provider.requests(to: .token)
+            #expect(tokenRequests.count == 2)
+            #expect(tokenRequests.last?.dpopProofClaims["nonce"] == "n-403")
+        }
     }
 
     @Test("E9 S7: a refresh refused with a bare 400 (no OAuth error body) is grantRejected and signs out")
