@@ -1,7 +1,8 @@
-# The two commands a newcomer needs: `make demo` and `make test`.
+# The two commands a newcomer needs: `make demo` and `make test` (the full run CI uses).
+# `make check` is the inner loop: a build with warnings as errors and the unit tests only.
 # Each installs what is missing first (scripts/install-deps.sh).
 
-.PHONY: all build test demo bench fuzz deps clean conformance install front
+.PHONY: all build check test demo bench fuzz deps clean conformance lint install front
 
 all: build
 
@@ -11,8 +12,14 @@ deps:
 build: deps
 	swift build
 
+check: deps
+	@bash scripts/check.sh
+
 test: deps
 	@bash scripts/test.sh
+
+lint:
+	@bash scripts/shellcheck.sh
 
 conformance: deps
 	@bash scripts/conformance.sh
@@ -58,5 +65,6 @@ install: deps front
 	"$$engine" completion fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/versola.fish" && \
 	echo "installed versola (front and engine), its man page and completions under $(DESTDIR)$(PREFIX)"
 
+# Every build directory: .build and the separate ones (.build-fuzz, .build-tsan, .build-interop).
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-*

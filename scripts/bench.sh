@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: release-builds versola-bench and prints its figures beside OpenSSL's own
 # `openssl speed` on the same machine, in the same run, with the ratios the targets use.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 seconds=${VERSOLA_BENCH_SECONDS:-3}
 
 swift build -c release --product versola-test-idp 2>&1 | tail -n 1

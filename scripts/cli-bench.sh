@@ -36,8 +36,8 @@ export OIDC_CONFIG_DIR="$work/oidc"
 idp_pid="" OIDCD_PID=""
 cleanup() {
   "$front" agent --stop >/dev/null 2>&1 || true
-  [ -n "$OIDCD_PID" ] && kill "$OIDCD_PID" 2>/dev/null || true
-  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null || true
+  if [ -n "$OIDCD_PID" ]; then kill "$OIDCD_PID" 2>/dev/null || true; fi
+  if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi
   # The agent may still be closing its files after --stop.
   rm -rf "$work" 2>/dev/null || { sleep 0.2; rm -rf "$work" 2>/dev/null; } || true
 }
@@ -62,43 +62,7 @@ oidc-gen bench --issuer="$issuer" --client-id=oidc-agent-bench --client-secret=b
   --confirm-default --prompt=none </dev/null >"$work/oidc-gen.out" 2>&1
 oidc-token bench >/dev/null
 
-python3 - "$runs" "$front" "$engine" <<'PY'
-import os, statistics, sys, time
-runs, front, engine = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-commands = [
-    ("cli_token_warm_front", [front, "token"]),
-    ("cli_token_warm_engine_alone", [engine, "token"]),
-    ("process_true", ["/bin/true"]),
-    ("oidc_token_warm", ["/usr/bin/oidc-token", "bench"]),
-]
-null = os.open("/dev/null", os.O_RDWR)
-actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
-wall = {name: [] for name, _ in commands}
-def once(argv):
-    start = time.perf_counter_ns()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    _, status = os.waitpid(pid, 0)
-    elapsed = (time.perf_counter_ns() - start) / 1e6
-    if os.waitstatus_to_exitcode(status) != 0: sys.exit(f"{argv} failed")
-    return elapsed
-for _ in range(5):
-    for _, argv in commands: once(argv)
-for _ in range(runs):
-    for name, argv in commands:
-        wall[name].append(once(argv))
-print(f"== {runs} interleaved rounds; wall ms min / median / max")
-for name, _ in commands:
-    w = wall[name]
-    print(f"{name}_ms: {min(w):.2f} / {statistics.median(w):.2f} / {max(w):.2f}")
-def ratio(a, b):
-    pairs = sorted(x / y for x, y in zip(wall[a], wall[b]))
-    return statistics.median(wall[a]) / statistics.median(wall[b]), pairs[len(pairs) // 2]
-for a, b, target in [("cli_token_warm_front", "oidc_token_warm", "target <= 1.0"),
-                     ("cli_token_warm_front", "process_true", ""),
-                     ("cli_token_warm_engine_alone", "oidc_token_warm", "")]:
-    of_medians, paired = ratio(a, b)
-    print(f"ratio {a} / {b}: {of_medians:.2f}x (median of pairs {paired:.2f}x) {target}".rstrip())
-PY
+python3 scripts/support/cli_bench_rounds.py "$runs" "$front" "$engine"
 
 peak_kib() { for _ in 1 2 3 4 5; do /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1; done | sort -n | tail -n 1; }
 for pair in "cli_token_warm_front:$front token" "cli_token_warm_engine_alone:$engine token" \

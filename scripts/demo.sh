@@ -3,9 +3,9 @@
 # provider, then status, token, a DPoP-bound request, a forced refresh and logout.
 # Everything lives in a temp directory (XDG dirs, agent socket); the provider and the
 # session agent are stopped at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+install_deps
 
 echo "== building versola and versola-test-idp"
 swift build --product versola 2>&1 | tail -n 1
@@ -19,10 +19,10 @@ export VERSOLA_AGENT_IDLE_TIMEOUT=60
 idp_pid=""
 cleanup() {
   "$bin/versola" agent --stop >/dev/null 2>&1 || true
-  [ -n "$idp_pid" ] && kill "$idp_pid" 2>/dev/null || true
+  if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi
   rm -rf "$demo"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
 

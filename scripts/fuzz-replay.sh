@@ -7,8 +7,8 @@
 #   scripts/fuzz-replay.sh 0            # replay only
 # Nothing in the repository changes: new inputs and crash files go to a temporary directory
 # (kept and named on failure). Build path: .build-fuzz (shared with scripts/fuzz.sh).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 seconds=${1:-20}
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz-replay.sh [SECONDS]" >&2; exit 2; }
 
@@ -16,7 +16,8 @@ export VERSOLA_FUZZ=1
 export SWIFT_BACKTRACE=enable=no
 work=$(mktemp -d)
 keep_work=0
-trap '[ "$keep_work" = 1 ] || rm -rf "$work"' EXIT
+remove_work() { [ "$keep_work" = 1 ] || rm -rf "$work"; }
+on_exit remove_work
 
 targets=()
 for dir in Fuzz/*/; do

@@ -6,8 +6,8 @@
 # The corpus lives in Fuzz/<target>/corpus (kept in the repository); crashes land in
 # Fuzz/<target>/artifacts. Exits non-zero when the fuzzer finds a crash.
 # CI replays every corpus with scripts/fuzz-replay.sh.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS | --minimise]}
 mode=${2:-60}
 dir="Fuzz/$target"
@@ -25,8 +25,7 @@ mkdir -p "$dir/corpus" "$dir/artifacts"
 export SWIFT_BACKTRACE=enable=no
 
 if [ "$mode" = "--minimise" ]; then
-  merged=$(mktemp -d)
-  trap 'rm -rf "$merged"' EXIT
+  merged=$(temp_dir)
   before=$(find "$dir/corpus" -type f | wc -l)
   "$binary" -merge=1 -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$dir/artifacts/" \
     "$merged" "$dir/corpus" "$dir/seeds" 2>&1 | grep -E 'MERGE-OUTER|ERROR' || true

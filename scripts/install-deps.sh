@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system libraries Versola builds against, when they are missing.
 # Idempotent and quick when everything is present: it asks dpkg first and only
-# calls apt-get for what is absent.
+# calls apt-get for what is absent. VERSOLA_EXTRA_PACKAGES adds more (space-separated), e.g.
+# the linter for scripts/shellcheck.sh.
 set -euo pipefail
 
 packages=(libssl-dev libcurl4-openssl-dev pkg-config)
+# shellcheck disable=SC2206  # word splitting of the space-separated list is the point
+packages+=(${VERSOLA_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

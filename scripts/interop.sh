@@ -16,8 +16,8 @@
 #
 # Environment: VERSOLA_BUILD_PATH (default .build), VERSOLA_INTEROP_SKIP_BUILD=1 to use the
 # binaries already built, VERSOLA_INTEROP_KEEP=1 to keep the temporary directory.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 root=$(pwd)
 interop="$root/Conformance/interop"
 build=${VERSOLA_BUILD_PATH:-.build}
@@ -57,13 +57,14 @@ versola="$bin/versola"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/versola-interop-sh.XXXXXX")
 pids=()
+# shellcheck disable=SC2317  # run at exit through on_exit, which shellcheck cannot follow
 cleanup() {
   local pid
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ "${VERSOLA_INTEROP_KEEP:-0}" = 1 ]; then echo "interop: kept $work"; else rm -rf "$work"; fi
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 130' INT TERM
 
 free_port() {
@@ -75,11 +76,7 @@ base="http://127.0.0.1:$glewlwyd_port"
 
 # A throwaway instance: its own sqlite file from the packaged schema (admin/password), its
 # own config, loopback only, log in the work directory.
-python3 - "$schema" "$work/glewlwyd.db" <<'PY'
-import gzip, sqlite3, sys
-with gzip.open(sys.argv[1], "rt") as schema:
-    sqlite3.connect(sys.argv[2]).executescript(schema.read())
-PY
+python3 scripts/support/glewlwyd-database.py "$schema" "$work/glewlwyd.db"
 cat >"$work/glewlwyd.conf" <<EOF
 port=$glewlwyd_port
 bind_address="127.0.0.1"

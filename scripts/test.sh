@@ -1,43 +1,34 @@
 #!/usr/bin/env bash
-# The project's test command (`make test`): builds everything with warnings as
-# errors, runs every test, and fails when a test fails or when fewer tests ran than
-# the project has (a run of zero tests still exits 0 in SwiftPM).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# The project's test command (`make test`, and what CI runs): lints the scripts, builds
+# everything with warnings as errors, runs every test once, and fails when a test fails or
+# when fewer tests ran than the project has (a run of zero tests still exits 0 in SwiftPM).
+# A test that fails fails the build: nothing is run twice.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
-bash scripts/install-deps.sh
+install_deps
+
+echo "== shellcheck (scripts/ and Conformance/interop/)"
+bash scripts/shellcheck.sh
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
 echo "== tests"
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-run_suite() {
-  swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
-  status=${PIPESTATUS[0]}
-}
+log=$(temp_file)
 set +e
-run_suite
-if [ "$status" -ne 0 ]; then
-  # A few socket and process tests can lose a race on a heavily loaded machine. The whole
-  # suite runs once more; a test that fails again fails the build, and the first run's
-  # failures are printed either way so a flaky test is seen, not hidden.
-  echo "== FIRST RUN FAILED; these tests failed, the suite runs once more:" >&2
-  grep -E '^✘ Test .*(failed after|recorded an issue)' "$log" | sort -u | head -n 20 >&2
-  run_suite
-fi
+swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
+status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
   echo "tests failed (exit $status); the full log follows" >&2
   cat "$log" >&2
   exit "$status"
 fi
-count=$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -n 1 | grep -Eo '[0-9]+' || echo 0)
+count=$(test_count "$log")
 minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
 if [ "$count" -lt "$minimum" ]; then
-  echo "only $count tests ran; the project has at least $minimum" >&2
-  exit 1
+  die "only $count tests ran; the project has at least $minimum"
 fi
 echo "== $count tests passed"
 

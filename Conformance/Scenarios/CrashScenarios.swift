@@ -61,53 +61,57 @@ import VersolaTestIdP
         arguments: [("save-1", SessionState.authorizing), ("token-response", .authorizing), ("save-2", .authenticated)])
     func loginKilled(step: String, expected: SessionState) async throws {
         let rig = try await Rig()
-        let run = try await rig.child("login", killAt: step)
-        #expect(run.killed, "the child was to die at \(step), it printed \(run.output)")
-        #expect(try await rig.restartedState() == expected)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            let run = try await rig.child("login", killAt: step)
+            #expect(run.killed, "the child was to die at \(step), it printed \(run.output)")
+            #expect(try await rig.restartedState() == expected)
+        }
     }
 
     @Test("P7 T2: a refresh killed before sending or after storing keeps a working session, nothing replayed",
           arguments: ["save-1", "save-2"])
     func refreshKilledSafely(step: String) async throws {
         let rig = try await Rig()
-        #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
-        let run = try await rig.child("refresh", killAt: step)
-        #expect(run.killed)
-        #expect(try await rig.restartedState() == .authenticated)
-        #expect(try await rig.child("refresh", killAt: "none").output == "ok authenticated")
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
+            let run = try await rig.child("refresh", killAt: step)
+            #expect(run.killed)
+            #expect(try await rig.restartedState() == .authenticated)
+            #expect(try await rig.child("refresh", killAt: "none").output == "ok authenticated")
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
+        }
     }
 
     @Test("P7: a refresh killed after the provider rotated is reported once as grantRejected, not looped")
     func refreshKilledAfterRotation() async throws {
         let rig = try await Rig()
-        #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
-        let run = try await rig.child("refresh", killAt: "token-response")
-        #expect(run.killed)
-        #expect(try await rig.restartedState() == .authenticated)
-        let before = await rig.idp.provider.requests(to: .token).count
-        #expect(try await rig.child("refresh", killAt: "none").output == "error reauthenticate grantRejected unauthenticated")
-        #expect(await rig.idp.provider.requests(to: .token).count == before + 1)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
+            let run = try await rig.child("refresh", killAt: "token-response")
+            #expect(run.killed)
+            #expect(try await rig.restartedState() == .authenticated)
+            let before = await rig.idp.provider.requests(to: .token).count
+            #expect(try await rig.child("refresh", killAt: "none").output == "error reauthenticate grantRejected unauthenticated")
+            #expect(await rig.idp.provider.requests(to: .token).count == before + 1)
+        }
     }
 
     @Test("T2: 10 processes refreshing one profile at once take turns under the store lock; none replays a rotated token")
     func concurrentProcesses() async throws {
         let rig = try await Rig()
-        #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
-        let outputs = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<10 { group.addTask { try await rig.child("refresh", killAt: "none").output } }
-            return try await group.reduce(into: [String]()) { $0.append($1) }
+        try await withRig(rig) { rig in
+            #expect(try await rig.child("login", killAt: "none").output == "ok authenticated")
+            let outputs = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<10 { group.addTask { try await rig.child("refresh", killAt: "none").output } }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outputs.count == 10)
+            #expect(outputs.allSatisfy { $0 == "ok authenticated" }, "\(outputs)")
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
+            let refreshes = await rig.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "refresh_token" }
+            // Each process holds its access token in memory only (P4), so each refreshes once, in turn.
+            #expect(refreshes.count == 10)
+            #expect(Set(refreshes.compactMap { $0.formValue("refresh_token") }).count == 10)
         }
-        #expect(outputs.count == 10)
-        #expect(outputs.allSatisfy { $0 == "ok authenticated" }, "\(outputs)")
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        let refreshes = await rig.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "refresh_token" }
-        // Each process holds its access token in memory only (P4), so each refreshes once, in turn.
-        #expect(refreshes.count == 10)
-        #expect(Set(refreshes.compactMap { $0.formValue("refresh_token") }).count == 10)
-        await rig.stop()
     }
 }

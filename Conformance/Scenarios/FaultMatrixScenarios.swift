@@ -64,7 +64,7 @@ import VersolaTestIdP
                     await rig.idp.provider.clearFaults()
                     // R8: a Retry-After the operation could not wait out closes the origin until
                     // then; let that time pass before the next cell.
-                    rig.clock.manual.advance(by: .seconds(2))
+                    rig.clock.advance(by: .seconds(2))
                     var seen = await rig.idp.provider.requests(to: endpoint).count - before
                     if operation == .codeExchange || operation == .refresh {
                         let grant = operation == .codeExchange ? "authorization_code" : "refresh_token"

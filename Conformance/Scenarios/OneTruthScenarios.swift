@@ -91,50 +91,52 @@ final class FailingWritesStore: SessionStore {
     @Test("L2 S11: a login waiting in one session finishes when another session completes its pending request")
     func waitingLoginFinishedByAnotherSession() async throws {
         let rig = try await SessionRig(browserFollows: false)
-        await rig.session.start()
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
-        let redirect = try await Self.finalRedirect(from: try #require(rig.browser.opened.first))
-        let other = try rig.restarted()
-        await other.start()
-        #expect(other.state == .authorizing)
-        try await other.deliverRedirect(redirect)
-        #expect(other.state == .authenticated)
-        try await login.value
-        #expect(session.state == .authenticated)
-        #expect(session.user?.subject == TestUser().subject)
-        #expect(await rig.tokenRequests(grant: "authorization_code") == 1)
-        // The session that waited serves a token from the grant the other one stored.
-        #expect(try await session.accessToken().isEmpty == false)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let session = rig.session
+            let login = Task { () async throws -> Void in try await session.login() }
+            while rig.browser.opened.isEmpty { await Task.yield() }
+            let redirect = try await Self.finalRedirect(from: try #require(rig.browser.opened.first))
+            let other = try rig.restarted()
+            await other.start()
+            #expect(other.state == .authorizing)
+            try await other.deliverRedirect(redirect)
+            #expect(other.state == .authenticated)
+            try await login.value
+            #expect(session.state == .authenticated)
+            #expect(session.user?.subject == TestUser().subject)
+            #expect(await rig.tokenRequests(grant: "authorization_code") == 1)
+            // The session that waited serves a token from the grant the other one stored.
+            #expect(try await session.accessToken().isEmpty == false)
+        }
     }
 
     @Test("S13 S10: the key source locking mid-session gives locked with the record kept; unlocking returns to authenticated")
     func lockedMidSession() async throws {
         let rig = try await SessionRig()
-        let keys = LockableKeySource()
-        let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
-        let session = try Self.session(rig, store: store)
-        await session.start()
-        try await session.login()
-        let before = FileManager.default.contents(atPath: store.recordFile.path)
-        keys.setLocked(true)
-        do {
-            _ = try await session.accessToken(forceRefresh: true)
-            Issue.record("a refresh with a locked store succeeded")
-        } catch {
-            #expect(error == .recoverable(.unlockRequired))
+        try await withRig(rig) { rig in
+            let keys = LockableKeySource()
+            let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
+            let session = try Self.session(rig, store: store)
+            await session.start()
+            try await session.login()
+            let before = FileManager.default.contents(atPath: store.recordFile.path)
+            keys.setLocked(true)
+            do throws(VersolaError) {
+                _ = try await session.accessToken(forceRefresh: true)
+                Issue.record("a refresh with a locked store succeeded")
+            } catch {
+                #expect(error == .recoverable(.unlockRequired))
+            }
+            #expect(session.state == .locked)
+            #expect(FileManager.default.contents(atPath: store.recordFile.path) == before, "the record is kept")
+            await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.accessToken() }
+            keys.setLocked(false)
+            await session.unlocked()
+            #expect(session.state == .authenticated)
+            #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
         }
-        #expect(session.state == .locked)
-        #expect(FileManager.default.contents(atPath: store.recordFile.path) == before, "the record is kept")
-        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.accessToken() }
-        keys.setLocked(false)
-        await session.unlocked()
-        #expect(session.state == .authenticated)
-        #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        await rig.stop()
     }
 
     @Test(
@@ -142,62 +144,64 @@ final class FailingWritesStore: SessionStore {
         arguments: ["expiredIDToken", "wrongAccessTokenHash", "unknownSigningKey+jwks503"])
     func rotatedTokenSurvives(fault: String) async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let spent = try await rig.storage.store.load()?.refreshToken
-        switch fault {
-        case "expiredIDToken": await rig.idp.provider.arm(TestFaultRule(.token, .expiredIDToken))
-        case "wrongAccessTokenHash": await rig.idp.provider.arm(TestFaultRule(.token, .wrongAccessTokenHash))
-        default:
-            await rig.idp.provider.arm(TestFaultRule(.token, .unknownSigningKey))
-            await rig.idp.provider.arm(TestFaultRule(.jwks, .respond(status: 503), times: nil))
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let spent = try await rig.storage.store.load()?.refreshToken
+            switch fault {
+            case "expiredIDToken": await rig.idp.provider.arm(TestFaultRule(.token, .expiredIDToken))
+            case "wrongAccessTokenHash": await rig.idp.provider.arm(TestFaultRule(.token, .wrongAccessTokenHash))
+            default:
+                await rig.idp.provider.arm(TestFaultRule(.token, .unknownSigningKey))
+                await rig.idp.provider.arm(TestFaultRule(.jwks, .respond(status: 503), times: nil))
+            }
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken(forceRefresh: true)
+                Issue.record("a refresh whose answer fails validation succeeded")
+            } catch {
+                #expect(error.category == "configuration" || error.category == "recoverable", "\(error)")
+            }
+            await rig.idp.provider.clearFaults()
+            let stored = try await rig.storage.store.load()?.refreshToken
+            #expect(stored != nil && stored != spent, "the rotated refresh token is on disk")
+            #expect(rig.session.state == .authenticated)
+            // The next refresh presents the rotated token: no reuse, the session lives.
+            #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
+            let presented = await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token")
+            #expect(presented == stored)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
         }
-        do {
-            _ = try await rig.session.accessToken(forceRefresh: true)
-            Issue.record("a refresh whose answer fails validation succeeded")
-        } catch {
-            #expect(error.category == "configuration" || error.category == "recoverable", "\(error)")
-        }
-        await rig.idp.provider.clearFaults()
-        let stored = try await rig.storage.store.load()?.refreshToken
-        #expect(stored != nil && stored != spent, "the rotated refresh token is on disk")
-        #expect(rig.session.state == .authenticated)
-        // The next refresh presents the rotated token: no reuse, the session lives.
-        #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
-        let presented = await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token")
-        #expect(presented == stored)
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        await rig.stop()
     }
 
     @Test("P10 E1: a full disk during a refresh keeps the renewed grant in memory, serves it, and writes it later")
     func fullDiskDuringRefresh() async throws {
         let rig = try await SessionRig()
-        let store = FailingWritesStore(rig.storage.store)
-        let session = try Self.session(rig, store: store)
-        await session.start()
-        try await session.login()
-        let spent = try await store.load()?.refreshToken
-        // The in-flight marker is written; the two writes after the token answer fail.
-        store.failSaves(after: 1, count: 2)
-        let token = try await session.accessToken(forceRefresh: true)
-        #expect(!token.isEmpty, "the renewed access token is served")
-        #expect(session.state == .authenticated)
-        #expect(try await store.load()?.refreshToken == spent, "the disk still holds the spent token")
-        #expect(try await session.accessToken() == token, "served from memory")
-        // The disk has room again: the retry writes the held record.
-        rig.clock.manual.advance(by: .seconds(3))
-        var written = try await store.load()?.refreshToken
-        let deadline = ContinuousClock.now + .seconds(30)
-        while written == spent && ContinuousClock.now < deadline {
-            await Task.yield()
-            written = try await store.load()?.refreshToken
+        try await withRig(rig) { rig in
+            let store = FailingWritesStore(rig.storage.store)
+            let session = try Self.session(rig, store: store)
+            await session.start()
+            try await session.login()
+            let spent = try await store.load()?.refreshToken
+            // The in-flight marker is written; the two writes after the token answer fail.
+            store.failSaves(after: 1, count: 2)
+            let token = try await session.accessToken(forceRefresh: true)
+            #expect(!token.isEmpty, "the renewed access token is served")
+            #expect(session.state == .authenticated)
+            #expect(try await store.load()?.refreshToken == spent, "the disk still holds the spent token")
+            #expect(try await session.accessToken() == token, "served from memory")
+            // The disk has room again: the retry writes the held record.
+            rig.clock.advance(by: .seconds(3))
+            var written = try await store.load()?.refreshToken
+            let deadline = ContinuousClock.now + .seconds(30)
+            while written == spent && ContinuousClock.now < deadline {
+                await Task.yield()
+                written = try await store.load()?.refreshToken
+            }
+            #expect(written != nil && written != spent, "the rotated token reached the disk")
+            #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
+            #expect(await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token") == written)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
         }
-        #expect(written != nil && written != spent, "the rotated token reached the disk")
-        #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
-        #expect(await rig.idp.provider.requests(to: .token).last?.formValue("refresh_token") == written)
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        await rig.stop()
     }
 
     @Test("P1 E1: a pending request that cannot be stored fails the login before any browser opens")

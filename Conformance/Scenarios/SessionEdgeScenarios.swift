@@ -12,82 +12,87 @@ import VersolaTestIdP
             $0.jwtAccessTokens = true
             $0.issueIDTokenOnRefresh = false
         })
-        await rig.session.start()
-        try await rig.session.login()
-        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(3600))
-        let first = try await rig.session.accessToken()
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        // The brand-new token also reads expired by exp: from now on only the local deadline counts.
-        #expect(try await rig.session.accessToken() == first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        // The local deadline still expires tokens.
-        rig.clock.manual.advance(by: .seconds(200))
-        #expect(try await rig.session.accessToken() != first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 2)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            rig.clock.setWallClock(rig.clock.wallClockNow.addingTimeInterval(3600))
+            let first = try await rig.session.accessToken()
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            // The brand-new token also reads expired by exp: from now on only the local deadline counts.
+            #expect(try await rig.session.accessToken() == first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            // The local deadline still expires tokens.
+            rig.clock.advance(by: .seconds(200))
+            #expect(try await rig.session.accessToken() != first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 2)
+        }
     }
 
     @Test("T3: a clock corrected after minting changes nothing: the local deadline is monotonic")
     func correctedClock() async throws {
         let rig = try await SessionRig(configure: { $0.jwtAccessTokens = true })
-        await rig.session.start()
-        try await rig.session.login()
-        let first = try await rig.session.accessToken()
-        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(-3600))
-        #expect(try await rig.session.accessToken() == first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let first = try await rig.session.accessToken()
+            rig.clock.setWallClock(rig.clock.wallClockNow.addingTimeInterval(-3600))
+            #expect(try await rig.session.accessToken() == first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
+        }
     }
 
     @Test("S10: a locked passphrase store gives locked and unlockRequired; unlocking returns the session intact")
     func lockedStore() async throws {
         let rig = try await SessionRig()
-        let passphrase = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
-        let source = try #require(passphrase.passphraseKeySource)
-        try await source.unlock(passphrase: "correct horse battery staple")
-        let configuration = SessionConfiguration(client: rig.configuration.client, profile: "vault")
-        let first = try SessionRig.makeSession(
-            configuration: configuration, storage: passphrase, clock: rig.clock, browser: rig.browser)
-        await first.start()
-        try await first.login()
+        try await withRig(rig) { rig in
+            let passphrase = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
+            let source = try #require(passphrase.passphraseKeySource)
+            try await source.unlock(passphrase: "correct horse battery staple")
+            let configuration = SessionConfiguration(client: rig.configuration.client, profile: "vault")
+            let first = try SessionRig.makeSession(
+                configuration: configuration, storage: passphrase, clock: rig.clock, browser: rig.browser)
+            await first.start()
+            try await first.login()
 
-        // A new process: the passphrase is not known yet.
-        let later = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
-        let session = try SessionRig.makeSession(configuration: configuration, storage: later, clock: rig.clock, browser: rig.browser)
-        await session.start()
-        #expect(session.state == .locked)
-        #expect(session.state.holdsGrant)
-        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { _ = try await session.accessToken() }
-        await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.login() }
-        // A wrong passphrase leaves it locked and wipes nothing.
-        let laterSource = try #require(later.passphraseKeySource)
-        await #expect(throws: VersolaError.self) { try await laterSource.unlock(passphrase: "wrong") }
-        #expect(FileManager.default.fileExists(atPath: later.store.recordFile.path))
-        try await laterSource.unlock(passphrase: "correct horse battery staple")
-        await session.unlocked()
-        #expect(session.state == .authenticated)
-        #expect(session.user?.subject == TestUser().subject)
-        _ = try await session.accessToken()
-        await rig.stop()
+            // A new process: the passphrase is not known yet.
+            let later = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
+            let session = try SessionRig.makeSession(configuration: configuration, storage: later, clock: rig.clock, browser: rig.browser)
+            await session.start()
+            #expect(session.state == .locked)
+            #expect(session.state.holdsGrant)
+            await #expect(throws: VersolaError.recoverable(.unlockRequired)) { _ = try await session.accessToken() }
+            await #expect(throws: VersolaError.recoverable(.unlockRequired)) { try await session.login() }
+            // A wrong passphrase leaves it locked and wipes nothing.
+            let laterSource = try #require(later.passphraseKeySource)
+            let thrown = await #expect(throws: VersolaError.self) { try await laterSource.unlock(passphrase: "wrong") }
+            #expect(thrown?.category == "recoverable" && thrown?.cause == "unlockRequired", "got \(String(describing: thrown))")
+            #expect(FileManager.default.fileExists(atPath: later.store.recordFile.path))
+            try await laterSource.unlock(passphrase: "correct horse battery staple")
+            await session.unlocked()
+            #expect(session.state == .authenticated)
+            #expect(session.user?.subject == TestUser().subject)
+            _ = try await session.accessToken()
+        }
     }
 
     @Test("S1 S2 S3: every state published is one of the seven, and the user stays known while a grant is held")
     func onlySevenStates() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        let log = StateLog(rig.session)
-        try await rig.session.login()
-        _ = try await rig.session.accessToken(forceRefresh: true)
-        await rig.idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "urn:example:mfa", maxAge: nil)))
-        _ = try? await rig.session.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
-        #expect(rig.session.state == .stepUpRequired)
-        #expect(rig.session.user != nil)
-        await rig.session.logout()
-        await log.wait(for: 8)
-        let seen = log.all
-        #expect(seen.allSatisfy { SessionState.allCases.contains($0) })
-        #expect(seen == [.unauthenticated, .authorizing, .authenticated, .refreshing, .authenticated, .stepUpRequired, .loggingOut, .unauthenticated])
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let log = StateLog(rig.session)
+            try await rig.session.login()
+            _ = try await rig.session.accessToken(forceRefresh: true)
+            await rig.idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "urn:example:mfa", maxAge: nil)))
+            _ = try? await rig.session.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
+            #expect(rig.session.state == .stepUpRequired)
+            #expect(rig.session.user != nil)
+            await rig.session.logout()
+            await log.wait(for: 8)
+            let seen = log.all
+            #expect(seen.allSatisfy { SessionState.allCases.contains($0) })
+            #expect(seen == [.unauthenticated, .authorizing, .authenticated, .refreshing, .authenticated, .stepUpRequired, .loggingOut, .unauthenticated])
+        }
     }
 
     @Test(
@@ -95,17 +100,18 @@ import VersolaTestIdP
         arguments: [400, 401, 403])
     func oneCategoryPerCode(status: Int) async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let body = #"{"error":"invalid_grant","error_description":"temporarily unavailable, try again"}"#
-        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: status, body: body)))
-        do {
-            _ = try await rig.session.accessToken(forceRefresh: true)
-            Issue.record("a refused refresh succeeded")
-        } catch {
-            #expect(error == .reauthenticate(.grantRejected))
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let body = #"{"error":"invalid_grant","error_description":"temporarily unavailable, try again"}"#
+            await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: status, body: body)))
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken(forceRefresh: true)
+                Issue.record("a refused refresh succeeded")
+            } catch {
+                #expect(error == .reauthenticate(.grantRejected))
+            }
         }
-        await rig.stop()
     }
 
     @Test("E5 E13: the hierarchy is closed: every case has one category and one wire name")
@@ -114,7 +120,8 @@ import VersolaTestIdP
             .recoverable(.userCancelled), .recoverable(.systemCancelled), .recoverable(.pendingRequestExpired),
             .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "o"))),
             .recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))),
-            .recoverable(.unlockRequired), .recoverable(.nonceLoop),
+            .recoverable(.unlockRequired), .recoverable(.nonceLoop), .recoverable(.storageUnavailable("disk full")),
+            .recoverable(.signingKeyUnavailable(retryAfter: .seconds(30))),
             .reauthenticate(.authorizationDenied), .reauthenticate(.interactionRequired),
             .reauthenticate(.credentialsInvalidated), .reauthenticate(.grantRejected),
             .reauthenticate(.sessionRejected), .reauthenticate(.sessionExpired),
@@ -124,17 +131,68 @@ import VersolaTestIdP
             .configuration(.authorizationRejected("r")), .configuration(.discoveryIssuerMismatch(expected: "a", actual: "b")),
         ]
         for error in samples {
-            // An exhaustive switch without `default`: a new case stops this file compiling (E5).
-            let category: String
-            switch error {
-            case .recoverable: category = "recoverable"
-            case .reauthenticate: category = "reauthenticate"
-            case .stepUp: category = "stepUp"
-            case .configuration: category = "configuration"
-            }
-            #expect(error.category == category)
+            #expect(error.category == Self.caseName(error).category)
+            #expect(error.cause == Self.caseName(error).cause)
         }
-        #expect(Set(samples.map(\.cause)).count == samples.count)
+        // One sample of every case: the switch below names them all, so a sample missing (or a
+        // new case added to the switch without a sample) leaves a name unseen.
+        #expect(Set(samples.map { Self.caseName($0).cause }) == Set(Self.everyCause))
+        #expect(samples.count == Self.everyCause.count)
+    }
+
+    /// Every cause's wire name, in the order of the switch below.
+    static let everyCause = [
+        "userCancelled", "systemCancelled", "pendingRequestExpired", "network", "server", "unlockRequired", "nonceLoop",
+        "storageUnavailable", "signingKeyUnavailable", "authorizationDenied", "interactionRequired", "credentialsInvalidated", "grantRejected",
+        "sessionRejected", "sessionExpired", "stepUp", "stateMismatch", "issuerMismatch", "idTokenRejected",
+        "providerUnsupported", "invalidConfiguration", "authorizationRejected", "discoveryIssuerMismatch",
+    ]
+
+    /// The category and cause of `error`, written out case by case. Exhaustive switches over
+    /// every nested enum, without `default`: a new case of any of them stops this file
+    /// compiling (E5), and then needs a name here, in ``everyCause`` and a sample above.
+    static func caseName(_ error: VersolaError) -> (category: String, cause: String) {
+        switch error {
+        case .recoverable(let cause):
+            let name: String
+            switch cause {
+            case .userCancelled: name = "userCancelled"
+            case .systemCancelled: name = "systemCancelled"
+            case .pendingRequestExpired: name = "pendingRequestExpired"
+            case .network: name = "network"
+            case .server: name = "server"
+            case .unlockRequired: name = "unlockRequired"
+            case .nonceLoop: name = "nonceLoop"
+            case .storageUnavailable: name = "storageUnavailable"
+            case .signingKeyUnavailable: name = "signingKeyUnavailable"
+            }
+            return ("recoverable", name)
+        case .reauthenticate(let reason):
+            let name: String
+            switch reason {
+            case .authorizationDenied: name = "authorizationDenied"
+            case .interactionRequired: name = "interactionRequired"
+            case .credentialsInvalidated: name = "credentialsInvalidated"
+            case .grantRejected: name = "grantRejected"
+            case .sessionRejected: name = "sessionRejected"
+            case .sessionExpired: name = "sessionExpired"
+            }
+            return ("reauthenticate", name)
+        case .stepUp:
+            return ("stepUp", "stepUp")
+        case .configuration(let detail):
+            let name: String
+            switch detail {
+            case .stateMismatch: name = "stateMismatch"
+            case .issuerMismatch: name = "issuerMismatch"
+            case .idTokenRejected: name = "idTokenRejected"
+            case .providerUnsupported: name = "providerUnsupported"
+            case .invalidConfiguration: name = "invalidConfiguration"
+            case .authorizationRejected: name = "authorizationRejected"
+            case .discoveryIssuerMismatch: name = "discoveryIssuerMismatch"
+            }
+            return ("configuration", name)
+        }
     }
 }
 
@@ -145,56 +203,59 @@ import VersolaTestIdP
             $0.requireDPoP = true
             $0.requireDPoPNonce = true
         })
-        await rig.session.start()
-        try await rig.session.login()
-        let record = try #require(try await rig.storage.store.load())
-        let raw = try #require(record.dpopPrivateKey)
-        #expect(!record.dpopNonces.isEmpty)
-        let key = try DPoPKey(rawRepresentation: raw)
-        let restarted = try rig.restarted()
-        await restarted.start()
-        let before = await rig.idp.provider.requests(to: .token).count
-        _ = try await restarted.accessToken()
-        let refreshes = await rig.idp.provider.requests(to: .token).dropFirst(before)
-        // The restored nonce is used at once: no use_dpop_nonce round trip (D3).
-        #expect(refreshes.count == 1)
-        let proof = try #require(refreshes.first?.dpopProofClaims)
-        #expect(proof["nonce"] != nil)
-        #expect(try await rig.storage.store.load()?.dpopPrivateKey == key.rawRepresentation)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let record = try #require(try await rig.storage.store.load())
+            let raw = try #require(record.dpopPrivateKey)
+            #expect(!record.dpopNonces.isEmpty)
+            let key = try DPoPKey(rawRepresentation: raw)
+            let restarted = try rig.restarted()
+            await restarted.start()
+            let before = await rig.idp.provider.requests(to: .token).count
+            _ = try await restarted.accessToken()
+            let refreshes = await rig.idp.provider.requests(to: .token).dropFirst(before)
+            // The restored nonce is used at once: no use_dpop_nonce round trip (D3).
+            #expect(refreshes.count == 1)
+            let proof = try #require(refreshes.first?.dpopProofClaims)
+            #expect(proof["nonce"] != nil)
+            #expect(try await rig.storage.store.load()?.dpopPrivateKey == key.rawRepresentation)
+        }
     }
 
     @Test("P6 D1: logout destroys the DPoP key; the next login binds a new one")
     func logoutDestroysKey() async throws {
         let rig = try await SessionRig(usesDPoP: true, configure: { $0.requireDPoP = true })
-        await rig.session.start()
-        try await rig.session.login()
-        let first = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
-        await rig.session.logout()
-        #expect(try await rig.storage.store.load() == nil)
-        try await rig.session.login()
-        let second = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
-        #expect(first != second)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let first = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
+            await rig.session.logout()
+            #expect(try await rig.storage.store.load() == nil)
+            try await rig.session.login()
+            let second = try #require(try await rig.storage.store.load()?.dpopPrivateKey)
+            #expect(first != second)
+        }
     }
 
     @Test("P2 D4 L2: a DPoP login interrupted by a restart completes with the stored key")
     func restartedDPoPLogin() async throws {
         let rig = try await SessionRig(browserFollows: false, usesDPoP: true, configure: { $0.requireDPoP = true })
-        await rig.session.start()
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
-        let url = try #require(rig.browser.opened.first)
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .authorizing)
-        let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
-        try await restarted.deliverRedirect(try #require(landing.visited.last))
-        #expect(restarted.state == .authenticated)
-        let response = try await restarted.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
-        #expect(response.status == 200)
-        login.cancel()
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let session = rig.session
+            let login = Task { () async throws -> Void in try await session.login() }
+            while rig.browser.opened.isEmpty { await Task.yield() }
+            let url = try #require(rig.browser.opened.first)
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .authorizing)
+            let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
+            try await restarted.deliverRedirect(try #require(landing.visited.last))
+            #expect(restarted.state == .authenticated)
+            let response = try await restarted.send(HTTPRequest(url: URL(string: rig.idp.resourceURL)!))
+            #expect(response.status == 200)
+            login.cancel()
+        }
     }
 }

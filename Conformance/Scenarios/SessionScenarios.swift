@@ -94,175 +94,195 @@ final class StateLog: Sendable {
     @Test("S3 S4 P1: login publishes authorizing then authenticated; the pending request is stored before the browser opens")
     func loginTransitions() async throws {
         let rig = try await SessionRig(browserFollows: false)
-        await rig.session.start()
-        let log = StateLog(rig.session)
-        await log.wait(for: 1)
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
-        // P1: on disk before the browser leg.
-        let stored = try await rig.storage.store.load()
-        #expect(stored?.pendingAuthorization != nil)
-        #expect(session.state == .authorizing)
-        let url = try #require(rig.browser.opened.first)
-        _ = try await HeadlessUserAgent().complete(authorizationURL: url)
-        try await login.value
-        await log.wait(for: 3)
-        #expect(log.all == [.unauthenticated, .authorizing, .authenticated])
-        #expect(session.user?.subject == TestUser().subject)
-        let after = try await rig.storage.store.load()
-        #expect(after?.pendingAuthorization == nil)
-        #expect(after?.refreshToken != nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let log = StateLog(rig.session)
+            await log.wait(for: 1)
+            let session = rig.session
+            let login = Task { () async throws -> Void in try await session.login() }
+            while rig.browser.opened.isEmpty { await Task.yield() }
+            // P1: on disk before the browser leg.
+            let stored = try await rig.storage.store.load()
+            #expect(stored?.pendingAuthorization != nil)
+            #expect(session.state == .authorizing)
+            let url = try #require(rig.browser.opened.first)
+            _ = try await HeadlessUserAgent().complete(authorizationURL: url)
+            try await login.value
+            await log.wait(for: 3)
+            #expect(log.all == [.unauthenticated, .authorizing, .authenticated])
+            #expect(session.user?.subject == TestUser().subject)
+            let after = try await rig.storage.store.load()
+            #expect(after?.pendingAuthorization == nil)
+            #expect(after?.refreshToken != nil)
+        }
     }
 
     @Test("S6 T1 P7: an expired access token is refreshed once and the rotated token is stored first")
     func expiryRefresh() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let first = try await rig.session.accessToken()
-        #expect(try await rig.session.accessToken() == first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
-        rig.clock.manual.advance(by: .seconds(190))  // 300 s lifetime, 120 s margin
-        let second = try await rig.session.accessToken()
-        #expect(second != first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        let stored = try #require(try await rig.storage.store.load())
-        let lastRefresh = try #require(await rig.idp.provider.requests(to: .token).last)
-        #expect(stored.refreshToken != lastRefresh.formValue("refresh_token"))
-        #expect(stored.refreshInFlight == nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let first = try await rig.session.accessToken()
+            #expect(try await rig.session.accessToken() == first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
+            rig.clock.advance(by: .seconds(190))  // 300 s lifetime, 120 s margin
+            let second = try await rig.session.accessToken()
+            #expect(second != first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            let stored = try #require(try await rig.storage.store.load())
+            let lastRefresh = try #require(await rig.idp.provider.requests(to: .token).last)
+            #expect(stored.refreshToken != lastRefresh.formValue("refresh_token"))
+            #expect(stored.refreshInFlight == nil)
+        }
     }
 
     @Test("T2: 50 concurrent callers while the token expires share exactly one refresh")
     func singleFlight() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        rig.clock.manual.advance(by: .seconds(200))
-        let session = rig.session
-        let tokens = await withTaskGroup(of: String?.self) { group in
-            for _ in 0..<50 { group.addTask { try? await session.accessToken() } }
-            return await group.reduce(into: [String?]()) { $0.append($1) }
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            rig.clock.advance(by: .seconds(200))
+            let session = rig.session
+            let tokens = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<50 { group.addTask { try? await session.accessToken() } }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(Set(tokens.compactMap { $0 }).count == 1)
+            #expect(tokens.allSatisfy { $0 != nil })
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
         }
-        #expect(Set(tokens.compactMap { $0 }).count == 1)
-        #expect(tokens.allSatisfy { $0 != nil })
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        #expect(await rig.idp.provider.revokedFamilyCount == 0)
-        await rig.stop()
     }
 
     @Test("T4: forceRefresh skips the cache")
     func forceRefresh() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let first = try await rig.session.accessToken()
-        let forced = try await rig.session.accessToken(forceRefresh: true)
-        #expect(forced != first)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let first = try await rig.session.accessToken()
+            let forced = try await rig.session.accessToken(forceRefresh: true)
+            #expect(forced != first)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+        }
     }
 
     @Test("S7 P6: invalid_grant on refresh signs out and wipes everything stored")
     func invalidGrantWipes() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        await rig.idp.provider.arm(TestFaultRule(.token, .oauthError("invalid_grant")))
-        do {
-            _ = try await rig.session.accessToken(forceRefresh: true)
-            Issue.record("a refused refresh succeeded")
-        } catch {
-            #expect(error == .reauthenticate(.grantRejected))
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            await rig.idp.provider.arm(TestFaultRule(.token, .oauthError("invalid_grant")))
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken(forceRefresh: true)
+                Issue.record("a refused refresh succeeded")
+            } catch {
+                #expect(error == .reauthenticate(.grantRejected))
+            }
+            #expect(rig.session.state == .unauthenticated)
+            #expect(rig.session.user == nil)
+            #expect(try await rig.storage.store.load() == nil)
         }
-        #expect(rig.session.state == .unauthenticated)
-        #expect(rig.session.user == nil)
-        #expect(try await rig.storage.store.load() == nil)
-        await rig.stop()
     }
 
-    @Test("T5 T6: a failed refresh keeps the session and the stored grant")
+    @Test("T5 T6: a failed refresh keeps the session and the stored grant, and publishes only the return to authenticated")
     func networkFailureKeepsSession() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let before = try await rig.storage.store.load()
-        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 500)))
-        await #expect(throws: VersolaError.self) { _ = try await rig.session.accessToken(forceRefresh: true) }
-        #expect(rig.session.state == .authenticated)
-        #expect(try await rig.storage.store.load()?.refreshToken == before?.refreshToken)
-        #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let before = try await rig.storage.store.load()
+            // T6: what the state stream publishes, from here on.
+            let log = StateLog(rig.session)
+            await log.wait(for: 1)
+            let initial = log.all.count
+            await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 500)))
+            let thrown = await #expect(throws: VersolaError.self) { _ = try await rig.session.accessToken(forceRefresh: true) }
+            #expect(thrown?.category == "recoverable" && thrown?.cause == "server", "got \(String(describing: thrown))")
+            #expect(rig.session.state == .authenticated)
+            #expect(try await rig.storage.store.load()?.refreshToken == before?.refreshToken)
+            #expect(try await rig.session.accessToken(forceRefresh: true).isEmpty == false)
+            // The failure published only the return to authenticated: a repeated value (an extra
+            // `authenticated`, or the failure itself) would show before the second refresh.
+            await log.wait(for: initial + 4)
+            #expect(log.all == [.authenticated, .refreshing, .authenticated, .refreshing, .authenticated])
+            #expect(zip(log.all, log.all.dropFirst()).allSatisfy { $0 != $1 }, "\(log.all)")
+        }
     }
 
     @Test("S8: an expired grant without a refresh token signs out with no token request")
     func noRefreshToken() async throws {
         let rig = try await SessionRig(configure: { $0.issueRefreshTokens = false })
-        await rig.session.start()
-        try await rig.session.login()
-        rig.clock.manual.advance(by: .seconds(400))
-        do {
-            _ = try await rig.session.accessToken()
-            Issue.record("an expired token without refresh token was served")
-        } catch {
-            #expect(error == .reauthenticate(.sessionExpired))
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            rig.clock.advance(by: .seconds(400))
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken()
+                Issue.record("an expired token without refresh token was served")
+            } catch {
+                #expect(error == .reauthenticate(.sessionExpired))
+            }
+            #expect(rig.session.state == .unauthenticated)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
         }
-        #expect(rig.session.state == .unauthenticated)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 0)
-        await rig.stop()
     }
 
     @Test("S9 A9 P6: logout wipes locally even when revocation fails")
     func logoutOffline() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        await rig.idp.provider.arm(TestFaultRule(.revocation, .reset, times: nil))
-        await rig.session.logout()
-        #expect(rig.session.state == .unauthenticated)
-        #expect(try await rig.storage.store.load() == nil)
-        #expect(!(await rig.idp.provider.requests(to: .revocation).isEmpty))
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            await rig.idp.provider.arm(TestFaultRule(.revocation, .reset, times: nil))
+            await rig.session.logout()
+            #expect(rig.session.state == .unauthenticated)
+            #expect(try await rig.storage.store.load() == nil)
+            #expect(!(await rig.idp.provider.requests(to: .revocation).isEmpty))
+        }
     }
 
     @Test("P2 L2 S3: a restarted process restores authorizing and a redirect delivered to it completes the login")
     func restartDuringLogin() async throws {
         let rig = try await SessionRig(browserFollows: false)
-        await rig.session.start()
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
-        let url = try #require(rig.browser.opened.first)
-        // The first process goes away; a new one starts on the same profile.
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .authorizing)
-        let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
-        let redirect = try #require(landing.visited.last)
-        try await restarted.deliverRedirect(redirect)
-        #expect(restarted.state == .authenticated)
-        login.cancel()
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let session = rig.session
+            let login = Task { () async throws -> Void in try await session.login() }
+            while rig.browser.opened.isEmpty { await Task.yield() }
+            let url = try #require(rig.browser.opened.first)
+            // The first process goes away; a new one starts on the same profile.
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .authorizing)
+            let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
+            let redirect = try #require(landing.visited.last)
+            try await restarted.deliverRedirect(redirect)
+            #expect(restarted.state == .authenticated)
+            login.cancel()
+        }
     }
 
     @Test("P2: a pending request older than 10 minutes is discarded; a redirect for it fails pendingRequestExpired")
     func expiredPending() async throws {
         let rig = try await SessionRig(browserFollows: false)
-        await rig.session.start()
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
-        rig.clock.manual.setWallClock(rig.clock.wallClockNow.addingTimeInterval(601))
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .unauthenticated)
-        await #expect(throws: VersolaError.recoverable(.pendingRequestExpired)) {
-            try await restarted.deliverRedirect("http://127.0.0.1:1/callback?code=x&state=y")
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            let session = rig.session
+            let login = Task { () async throws -> Void in try await session.login() }
+            while rig.browser.opened.isEmpty { await Task.yield() }
+            rig.clock.setWallClock(rig.clock.wallClockNow.addingTimeInterval(601))
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .unauthenticated)
+            await #expect(throws: VersolaError.recoverable(.pendingRequestExpired)) {
+                try await restarted.deliverRedirect("http://127.0.0.1:1/callback?code=x&state=y")
+            }
+            login.cancel()
         }
-        login.cancel()
-        await rig.stop()
     }
 
     @Test("P3 T5: a stored refresh token restores authenticated with the user, offline, from disk alone")
@@ -276,7 +296,8 @@ final class StateLog: Sendable {
         #expect(restarted.state == .authenticated)
         #expect(restarted.user?.subject == TestUser().subject)
         // T5: a network failure never signs out.
-        await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
+        let thrown2 = await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
+        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
         #expect(restarted.state == .authenticated)
         try? FileManager.default.removeItem(at: rig.root)
     }
@@ -284,101 +305,107 @@ final class StateLog: Sendable {
     @Test("P9 S4: a failed re-login over a live session leaves the stored record exactly as it was")
     func failedReloginKeepsRecord() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let before = try await rig.storage.store.load()
-        await rig.idp.provider.arm(TestFaultRule(.authorize, .oauthError("access_denied")))
-        await #expect(throws: VersolaError.reauthenticate(.authorizationDenied)) { try await rig.session.login() }
-        #expect(rig.session.state == .authenticated)
-        #expect(try await rig.storage.store.load() == before)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let before = try await rig.storage.store.load()
+            await rig.idp.provider.arm(TestFaultRule(.authorize, .oauthError("access_denied")))
+            await #expect(throws: VersolaError.reauthenticate(.authorizationDenied)) { try await rig.session.login() }
+            #expect(rig.session.state == .authenticated)
+            #expect(try await rig.storage.store.load() == before)
+        }
     }
 
     @Test("S5 A10 E3: insufficient_user_authentication is stepUp(challenge); stepUp() returns to authenticated")
     func stepUp() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        await rig.idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "urn:example:mfa", maxAge: 60)))
-        let request = HTTPRequest(url: URL(string: rig.idp.resourceURL)!)
-        do {
-            _ = try await rig.session.send(request)
-            Issue.record("a step-up demand was not reported")
-        } catch {
-            #expect(error == .stepUp(StepUpChallenge(acrValues: ["urn:example:mfa"], maxAge: 60)))
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            await rig.idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "urn:example:mfa", maxAge: 60)))
+            let request = HTTPRequest(url: URL(string: rig.idp.resourceURL)!)
+            do throws(VersolaError) {
+                _ = try await rig.session.send(request)
+                Issue.record("a step-up demand was not reported")
+            } catch {
+                #expect(error == .stepUp(StepUpChallenge(acrValues: ["urn:example:mfa"], maxAge: 60)))
+            }
+            #expect(rig.session.state == .stepUpRequired)
+            try await rig.session.stepUp(StepUpChallenge(acrValues: ["urn:example:mfa"], maxAge: 60))
+            #expect(rig.session.state == .authenticated)
+            let authorize = try #require(await rig.idp.provider.requests(to: .par).last)
+            #expect(authorize.formValue("acr_values") == "urn:example:mfa")
+            #expect(authorize.formValue("max_age") == "60")
+            let response = try await rig.session.send(request)
+            #expect(response.status == 200)
         }
-        #expect(rig.session.state == .stepUpRequired)
-        try await rig.session.stepUp(StepUpChallenge(acrValues: ["urn:example:mfa"], maxAge: 60))
-        #expect(rig.session.state == .authenticated)
-        let authorize = try #require(await rig.idp.provider.requests(to: .par).last)
-        #expect(authorize.formValue("acr_values") == "urn:example:mfa")
-        #expect(authorize.formValue("max_age") == "60")
-        let response = try await rig.session.send(request)
-        #expect(response.status == 200)
-        await rig.stop()
     }
 
     @Test("E10 R3: a 401 gets one refresh and one replay; a second 401 is sessionRejected; other statuses come back")
     func unauthorizedReplay() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let request = HTTPRequest(url: URL(string: rig.idp.resourceURL)!)
-        await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 401)))
-        #expect(try await rig.session.send(request).status == 200)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 401), times: 2))
-        await #expect(throws: VersolaError.reauthenticate(.sessionRejected)) { _ = try await rig.session.send(request) }
-        await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 503)))
-        #expect(try await rig.session.send(request).status == 503)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let request = HTTPRequest(url: URL(string: rig.idp.resourceURL)!)
+            await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 401)))
+            #expect(try await rig.session.send(request).status == 200)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 401), times: 2))
+            await #expect(throws: VersolaError.reauthenticate(.sessionRejected)) { _ = try await rig.session.send(request) }
+            await rig.idp.provider.arm(TestFaultRule(.resource, .respond(status: 503)))
+            #expect(try await rig.session.send(request).status == 503)
+        }
     }
 
     @Test("P5 L3 P4: files are user-only and the record never holds the access token")
     func filesOnDisk() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let token = try await rig.session.accessToken()
-        let record = try #require(try await rig.storage.store.load())
-        #expect(!record.description.contains(token))
-        let file = rig.storage.store.recordFile
-        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let directory = try FileManager.default.attributesOfItem(atPath: rig.storage.store.profileDirectory.path)
-        #expect((directory[.posixPermissions] as? Int) == 0o700)
-        let bytes = try Data(contentsOf: file)
-        #expect(bytes.range(of: Data(token.utf8)) == nil)
-        #expect(bytes.range(of: Data((record.refreshToken ?? "x").utf8)) == nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let token = try await rig.session.accessToken()
+            let record = try #require(try await rig.storage.store.load())
+            #expect(!record.description.contains(token))
+            let file = rig.storage.store.recordFile
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let directory = try FileManager.default.attributesOfItem(atPath: rig.storage.store.profileDirectory.path)
+            #expect((directory[.posixPermissions] as? Int) == 0o700)
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data(token.utf8)) == nil)
+            #expect(bytes.range(of: Data((record.refreshToken ?? "x").utf8)) == nil)
+        }
     }
 
     @Test("P8: another profile reads an empty store")
     func profileIsolation() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let other = try SessionStorage(profile: "personal", keySource: .keyFile, directories: rig.directories)
-        #expect(try await other.store.load() == nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let other = try SessionStorage(profile: "personal", keySource: .keyFile, directories: rig.directories)
+            #expect(try await other.store.load() == nil)
+        }
     }
 
     @Test("E9: a tampered record signs out with the file kept")
     func tamperedRecord() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let file = rig.storage.store.recordFile
-        var bytes = try Data(contentsOf: file)
-        bytes[bytes.count - 5] ^= 0x40
-        try bytes.write(to: file)
-        await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) {
-            _ = try await rig.storage.store.load()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let file = rig.storage.store.recordFile
+            var bytes = try Data(contentsOf: file)
+            bytes[bytes.count - 5] ^= 0x40
+            try bytes.write(to: file)
+            await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) {
+                _ = try await rig.storage.store.load()
+            }
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .unauthenticated)
+            #expect(FileManager.default.fileExists(atPath: file.path))
         }
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .unauthenticated)
-        #expect(FileManager.default.fileExists(atPath: file.path))
-        await rig.stop()
     }
 }

@@ -81,10 +81,11 @@ import VersolaTestIdP
     func redirectIsConfiguration() async throws {
         let rig = try await Rig()
         await rig.arm(.discovery, .redirect(location: "https://elsewhere.example/"))
-        await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: VersolaError.self) {
             _ = try await rig.client.send(
                 HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
         }
+        #expect(thrown?.category == "configuration" && thrown?.cause == "invalidConfiguration", "got \(String(describing: thrown))")
         do {
             _ = try await rig.client.send(
                 HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
@@ -100,10 +101,11 @@ import VersolaTestIdP
         let rig = try await Rig()
         let faults: [TestFault] = [.respond(status: 503), .closeAfterReading, .reset]
         await rig.arm(.token, faults[faultIndex])
-        await #expect(throws: VersolaError.self) {
+        let thrown2 = await #expect(throws: VersolaError.self) {
             _ = try await rig.client.send(
                 rig.tokenRequest(grant: "authorization_code"), kind: .codeExchange, budget: try rig.budget())
         }
+        #expect(thrown2?.cause == (faultIndex == 0 ? "server" : "network") && thrown2?.category == "recoverable", "got \(String(describing: thrown2))")
         #expect(await rig.count(.token) == 1)
         await rig.idp.stop()
     }
@@ -127,9 +129,10 @@ import VersolaTestIdP
             .respond(status: 500), .respond(status: 502), .respond(status: 504), .reset, .closeAfterReading,
         ]
         await rig.arm(.token, faults[faultIndex])
-        await #expect(throws: VersolaError.self) {
+        let thrown3 = await #expect(throws: VersolaError.self) {
             _ = try await rig.client.send(rig.tokenRequest(grant: "refresh_token"), kind: .refresh, budget: try rig.budget())
         }
+        #expect(thrown3?.cause == (faultIndex < 3 ? "server" : "network") && thrown3?.category == "recoverable", "got \(String(describing: thrown3))")
         #expect(await rig.count(.token) == 1)
         await rig.idp.stop()
     }
@@ -197,10 +200,11 @@ import VersolaTestIdP
         // Until the time passes, every request to that origin fails unsent.
         let origin = try #require(Origin(url: rig.url("/")))
         #expect(await rig.client.cooldown(for: origin) == .seconds(120))
-        await #expect(throws: VersolaError.self) {
+        let thrown4 = await #expect(throws: VersolaError.self) {
             _ = try await rig.client.send(
                 HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
         }
+        #expect(thrown4?.category == "recoverable" && thrown4?.cause == "server", "got \(String(describing: thrown4))")
         #expect(await rig.count(.discovery) == 0)
         rig.clock.advance(by: .seconds(121))
         #expect(await rig.client.cooldown(for: origin) == nil)
@@ -238,7 +242,8 @@ import VersolaTestIdP
         let rig = try await Rig()
         var policy = RetryPolicy()
         policy.totalBudget = .seconds(600)
-        #expect(throws: VersolaError.self) { try OperationBudget(policy: policy, clock: rig.clock) }
+        let thrown5 = #expect(throws: VersolaError.self) { try OperationBudget(policy: policy, clock: rig.clock) }
+        #expect(thrown5?.category == "configuration" && thrown5?.cause == "invalidConfiguration", "got \(String(describing: thrown5))")
         do {
             _ = try OperationBudget(policy: policy, clock: rig.clock)
         } catch {

@@ -13,6 +13,7 @@
 # (wonderland). Exit status: 0 when the listener answered, non-zero otherwise (reasons on
 # stderr, the provider's page included when it refused the request).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 url=${1:?usage: idpyoidc-login.sh AUTHORIZATION_URL}
 ca=${IDPYOIDC_CA_FILE:?idpyoidc-login: set IDPYOIDC_CA_FILE to the provider CA}
 user=${IDPYOIDC_USER:-alice}
@@ -26,16 +27,7 @@ if [ "$status" != 200 ]; then
   exit 1
 fi
 # The form: its action and its hidden token (the signed authorization request).
-read -r action token < <(python3 - "$page" <<'PY'
-import html, re, sys
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-action = re.search(r'<form[^>]*action="([^"]+)"', text)
-token = re.search(r'name="token" value="([^"]+)"', text)
-if not action or not token:
-    sys.exit(1)
-print(html.unescape(action.group(1)), html.unescape(token.group(1)))
-PY
-) || { echo "idpyoidc-login: no sign-in form: $(head -c 300 "$page" | tr -cd '[:print:]')" >&2; exit 1; }
+read -r action token < <(python3 "$here/support/sign-in-form.py" "$page") || { echo "idpyoidc-login: no sign-in form: $(head -c 300 "$page" | tr -cd '[:print:]')" >&2; exit 1; }
 origin=$(printf '%s' "$url" | sed -E 's#^(https://[^/]+).*#\1#')
 
 # Post the form and follow the redirect to the loopback listener (plain http, no CA needed).

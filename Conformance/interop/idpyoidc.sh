@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     *) echo "idpyoidc.sh: unknown argument $1" >&2; sed -n '5p' "$0" | sed 's/^# //' >&2; exit 2 ;;
   esac
 done
-[ -n "$versola" ] && [ -x "$versola" ] && [ -n "$tsv" ] || { sed -n '5p' "$0" | sed 's/^# //' >&2; exit 2; }
+if ! { [ -n "$versola" ] && [ -x "$versola" ] && [ -n "$tsv" ]; }; then sed -n '5p' "$0" | sed 's/^# //' >&2; exit 2; fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 version=${IDPYOIDC_VERSION:-5.0.0}
@@ -47,12 +47,7 @@ apt_install() { # Debian packages, with the package lists refreshed once when th
 # 1. The virtual environment.
 venv="$build/idpyoidc-venv"
 python="$venv/bin/python"
-installed() { [ -x "$python" ] && "$python" - "$version" <<'PY' 2>/dev/null
-import sys
-from importlib.metadata import version
-sys.exit(0 if version("idpyoidc") == sys.argv[1] else 1)
-PY
-}
+installed() { [ -x "$python" ] && "$python" "$here/support/has-idpyoidc.py" "$version" 2>/dev/null; }
 if ! installed; then
   echo "installing idpyoidc $version (PyPI) in $venv"
   rm -rf "$venv"
@@ -70,6 +65,7 @@ echo "idpyoidc $version ($("$python" -c 'import sys; print("Python", sys.version
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/versola-idpyoidc.XXXXXX")
 op_pid=""
+# shellcheck disable=SC2317  # run by the EXIT trap, which shellcheck cannot follow
 cleanup() {
   if [ -n "$op_pid" ]; then kill "$op_pid" 2>/dev/null || true; wait "$op_pid" 2>/dev/null || true; fi
   if [ "${VERSOLA_INTEROP_KEEP:-0}" = 1 ]; then echo "idpyoidc: kept $work"; else rm -rf "$work"; fi

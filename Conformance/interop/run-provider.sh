@@ -76,7 +76,7 @@ while [ $# -gt 0 ]; do
     *) echo "run-provider: unknown argument $1" >&2; usage ;;
   esac
 done
-[ -n "$issuer" ] && [ -n "$client_id" ] && [ -n "$login_command" ] || usage
+if ! { [ -n "$issuer" ] && [ -n "$client_id" ] && [ -n "$login_command" ]; }; then usage; fi
 case "$login_command" in *%s*) ;; *) echo "run-provider: --login-command needs %s for the URL" >&2; exit 2 ;; esac
 [ -n "$name" ] || name=$(printf '%s' "$issuer" | sed -E 's#^[a-z]+://##; s#/+$##')
 
@@ -85,12 +85,15 @@ if [ -z "$versola" ]; then
     if [ -n "$candidate" ] && [ -x "$candidate" ]; then versola=$candidate; break; fi
   done
 fi
-[ -n "$versola" ] && [ -x "$versola" ] || { echo "run-provider: no versola binary (build it, or pass --versola PATH)" >&2; exit 2; }
+if ! { [ -n "$versola" ] && [ -x "$versola" ]; }; then
+  echo "run-provider: no versola binary (build it, or pass --versola PATH)" >&2
+  exit 2
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/versola-interop.XXXXXX")
 cleanup() { if [ "$keep" = 1 ]; then echo "run-provider: kept $work" >&2; else rm -rf "$work"; fi; }
 trap cleanup EXIT
-mkdir -m 700 -p "$work/config" "$work/data" "$work/state" "$work/cache" "$work/runtime"
+mkdir -m 700 "$work/config" "$work/data" "$work/state" "$work/cache" "$work/runtime"
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 export XDG_CACHE_HOME="$work/cache" XDG_RUNTIME_DIR="$work/runtime" NO_COLOR=1
 unset BROWSER DISPLAY WAYLAND_DISPLAY
@@ -125,7 +128,7 @@ record() { # feature result detail
   if [ "$result" = fail ]; then
     for entry in "${known[@]}"; do
       if [ "${entry%%=*}" = "$1" ]; then
-        result=known-fail
+        result="known-fail"
         detail="${entry#*=}${detail:+ (observed: $detail)}"
       fi
     done
@@ -145,19 +148,7 @@ run() {
   err=$(tr '\n' ' ' <"$work/stderr" | cut -c1-300)
 }
 json_field() { # JSON text, then a path of keys: prints the value or nothing
-  python3 - "$@" <<'PY'
-import json, sys
-try:
-    value = json.loads(sys.argv[1])
-except ValueError:
-    sys.exit(0)
-for key in sys.argv[2:]:
-    if isinstance(value, dict) and key in value:
-        value = value[key]
-    else:
-        sys.exit(0)
-print(value if isinstance(value, str) else json.dumps(value))
-PY
+  python3 "$here/support/json-field.py" "$@"
 }
 token_of() { # the access token in `versola token --format json` output (or raw)
   local value

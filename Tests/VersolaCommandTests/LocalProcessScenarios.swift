@@ -85,7 +85,7 @@ struct LocalProcessScenarios {
             print("L4 planted-profile scenario skipped: it creates a second user, which needs root (running as uid \(getuid()))")
             return
         }
-        let other = try SecondUser.ensure()
+        let other = try await onOwnThread { try SecondUser.ensure() }
         let cli = try await CLIHarness()
         defer { Task { await cli.finish() } }
         // A permissive umask left the config home open to everyone; the other user fills it.
@@ -95,10 +95,10 @@ struct LocalProcessScenarios {
         chmod(config, 0o777)
         let marker = cli.home.path + "/tmp/planted-ran"
         let profile = #"{"issuer":"\#(cli.idp.issuer)","clientID":"versola-test","browserCommand":"touch \#(marker) %s"}"#
-        let plant = try other.run(
-            "mkdir -p \(config)/versola/profiles && chmod 755 \(config)/versola \(config)/versola/profiles"
-                + " && printf '%s' '\(profile)' > \(config)/versola/profiles/default.json"
-                + " && chmod 644 \(config)/versola/profiles/default.json")
+        let plantCommand = "mkdir -p \(config)/versola/profiles && chmod 755 \(config)/versola \(config)/versola/profiles"
+            + " && printf '%s' '\(profile)' > \(config)/versola/profiles/default.json"
+            + " && chmod 644 \(config)/versola/profiles/default.json"
+        let plant = try await onOwnThread { try other.run(plantCommand) }
         #expect(plant == 0)
         var info = stat()
         #expect(stat(config + "/versola/profiles/default.json", &info) == 0 && info.st_uid == other.uid)
@@ -153,8 +153,8 @@ struct LocalProcessScenarios {
         if getuid() != 0 {
             #expect(info.st_uid == 0, "the agent's /proc entries belong to uid \(info.st_uid): it is dumpable")
         } else {
-            let other = try SecondUser.ensure()
-            #expect(try other.agentIsNotDumpable(cli: cli))
+            let other = try await onOwnThread { try SecondUser.ensure() }
+            #expect(try await onOwnThread { try other.agentIsNotDumpable(cli: cli) })
         }
     }
 

@@ -90,3 +90,13 @@ struct SecondUser: Sendable {
         return process.terminationStatus
     }
 }
+
+/// Runs blocking work (`useradd`, `setpriv`, waiting for an agent to start) on a thread of its
+/// own: called straight from a test, it would hold one of the few threads every task of the
+/// test process (the in-process provider's included) runs on, for as long as it waits.
+func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, any Error>, Never>) in
+        Thread { continuation.resume(returning: Result { try body() }) }.start()
+    }
+    return try result.get()
+}

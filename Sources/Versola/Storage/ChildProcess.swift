@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+import VersolaHTTP
 
-/// Runs a helper program to completion off the cooperative thread pool.
+/// Runs a helper program to completion on a thread of its own (``DedicatedThread``).
 enum ChildProcess {
     /// How a run ended.
     struct Outcome: Sendable, Hashable {
@@ -16,11 +17,7 @@ enum ChildProcess {
     /// Runs `executable` with `arguments`, feeding `input` on standard input. Nil when the
     /// program cannot be started at all.
     static func run(_ executable: URL, arguments: [String], input: [UInt8] = []) async -> Outcome? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
-            DispatchQueue.global().async {
-                continuation.resume(returning: runBlocking(executable, arguments: arguments, input: input))
-            }
-        }
+        await DedicatedThread.run { runBlocking(executable, arguments: arguments, input: input) }
     }
 
     private static func runBlocking(_ executable: URL, arguments: [String], input: [UInt8]) -> Outcome? {
@@ -54,7 +51,7 @@ enum ChildProcess {
         let errorBytes = ErrorCollector()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async {
+        DedicatedThread.start {
             errorBytes.set(standardError.fileHandleForReading.readDataToEndOfFile())
             group.leave()
         }

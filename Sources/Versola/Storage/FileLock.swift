@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import VersolaHTTP
 
 /// An exclusive `flock` on a lock file, held from ``acquire(path:directory:onContention:)``
 /// until ``release()`` (or deinit). The owner of one open file descriptor.
@@ -22,8 +22,8 @@ final class FileLock: @unchecked Sendable {
     }
 
     /// Opens (creating with mode 0600) and locks `path`. When another holder has it,
-    /// `onContention` is called once and the wait happens on a dispatch thread, off the
-    /// cooperative pool.
+    /// `onContention` is called once and the wait happens on a thread of its own
+    /// (``DedicatedThread``), never one that Swift tasks need.
     static func acquire(path: String, onContention: @Sendable () -> Void = {}) async throws(FileSystemFailure)
         -> FileLock
     {
@@ -34,11 +34,7 @@ final class FileLock: @unchecked Sendable {
         if flockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 { return lock }
         guard errno == EWOULDBLOCK else { throw FileSystemFailure("lock", path) }
         onContention()
-        let code: Int32 = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: flockRetrying(descriptor, LOCK_EX) == 0 ? 0 : errno)
-            }
-        }
+        let code: Int32 = await DedicatedThread.run { flockRetrying(descriptor, LOCK_EX) == 0 ? 0 : errno }
         guard code == 0 else { throw FileSystemFailure("lock", path, code: code) }
         return lock
     }

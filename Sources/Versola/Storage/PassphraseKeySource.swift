@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import VersolaCrypto
+import VersolaHTTP
 import VersolaJOSE
 
 /// A ``KeySource`` whose data key is derived from a passphrase with scrypt
@@ -62,12 +62,8 @@ public actor PassphraseKeySource: KeySource {
         let secret = Array(passphrase.utf8)
         let directory = self.directory
         let parameters = self.parameters
-        // scrypt takes a good fraction of a second by design: keep it off the cooperative pool.
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SymmetricKey, VersolaError>, Never>) in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Self.checkedKey(secret, directory: directory, parameters: parameters))
-            }
-        }
+        // scrypt takes a good fraction of a second by design: keep it off the threads tasks need.
+        let outcome = await DedicatedThread.run { Self.checkedKey(secret, directory: directory, parameters: parameters) }
         key = try outcome.get()
     }
 

@@ -1,5 +1,4 @@
 import CVersolaSystem
-import Dispatch
 
 /// The real ``HTTPTransport``, over libcurl.
 ///
@@ -9,8 +8,9 @@ import Dispatch
 ///   fails verification is ``TransportError/certificateRejected(origin:check:)`` naming the check.
 /// - Plain `http` goes only to loopback (`127.0.0.0/8`, `::1`, `localhost`); redirects are never
 ///   followed (a 3xx is returned as a response); only `http` and `https` are spoken.
-/// - The blocking `curl_easy_perform` runs on a dedicated dispatch queue, never on Swift's
-///   cooperative pool; cancelling the calling task aborts the transfer.
+/// - The blocking `curl_easy_perform` runs on a thread of its own (``DedicatedThread``), never
+///   on a thread Swift tasks or dispatch queues share; cancelling the calling task aborts the
+///   transfer.
 /// - Header and body limits are enforced inside libcurl's callbacks, so memory stays bounded.
 ///
 /// **Handles.** Easy handles come from a small LIFO pool (``CurlHandlePool``) rather than one new
@@ -30,7 +30,6 @@ import Dispatch
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlHandlePool
     private let trust: TrustLocations
-    private static let performQueue = DispatchQueue(label: "versola.curl.perform", attributes: .concurrent)
 
     /// Creates a transport.
     /// - Parameters:
@@ -53,13 +52,10 @@ public final class CurlTransport: HTTPTransport {
         let context = CurlTransferContext(
             maxHeaderBytes: max(0, options.maxHeaderBytes), maxBodyBytes: max(0, options.maxResponseBodyBytes))
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<PerformOutcome, Never>) in
-                Self.performQueue.async {
-                    let outcome = Self.perform(
-                        request, on: handle, headers: headerList, context: context, origin: origin, options: options,
-                        trust: trust)
-                    continuation.resume(returning: outcome)
-                }
+            await DedicatedThread.run {
+                Self.perform(
+                    request, on: handle, headers: headerList, context: context, origin: origin, options: options,
+                    trust: trust)
             }
         } onCancel: {
             context.cancelRequested.store(true, ordering: .relaxed)
@@ -170,7 +166,7 @@ public final class CurlTransport: HTTPTransport {
         return list
     }
 
-    /// Configures the handle and runs the blocking transfer. Runs on ``performQueue``.
+    /// Configures the handle and runs the blocking transfer, on a thread of its own.
     private static func perform(
         _ request: HTTPRequest, on handle: CurlEasyHandle, headers: CurlHeaderList, context: CurlTransferContext,
         origin: Origin, options: TransportOptions, trust: TrustLocations

@@ -56,11 +56,12 @@ import Testing
     @Test func outOfRangePolicyFailsBeforeAnyRequest() async {  // R2
         let transport = ScriptedTransport([.status(200)])
         let clock = ManualClock()
-        await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: VersolaError.self) {
             let budget = try OperationBudget(policy: RetryPolicy(maxAttempts: 0), clock: clock)
             _ = try await RetryingClient(transport: transport, clock: clock, random: SeededRandomSource(seed: 1))
                 .send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
+        #expect(thrown?.category == "configuration" && thrown?.cause == "invalidConfiguration", "got \(String(describing: thrown))")
         #expect(transport.callCount == 0)
     }
 

@@ -110,9 +110,10 @@ import VersolaTestIdP
         #expect(clock.sleeps.isEmpty)
 
         clock.advance(by: .seconds(44))
-        await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: VersolaError.self) {
             try await client.send(HTTPRequest(url: server.url()), kind: .read, budget: try OperationBudget(clock: clock))
         }
+        #expect(thrown?.category == "recoverable" && thrown?.cause == "server", "got \(String(describing: thrown))")
         #expect(server.requestCount == 1)  // not sent
         #expect(await client.cooldown(for: server.origin) == .seconds(1))
 
@@ -158,11 +159,12 @@ import VersolaTestIdP
         let clock = ManualClock()
         let client = client(CurlTransport(), clock: clock)
         _ = try await client.send(HTTPRequest(url: server.url("/jwks")), kind: .read, budget: try OperationBudget(clock: clock))
-        await #expect(throws: VersolaError.self) {
+        let thrown2 = await #expect(throws: VersolaError.self) {
             try await client.send(
                 HTTPRequest(method: .post, url: server.url("/token"), body: Array("grant_type=refresh_token".utf8)),
                 kind: .refresh, budget: try OperationBudget(clock: clock))
         }
+        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
         #expect(server.requests.map(\.target) == ["/jwks", "/token"])
     }
 }

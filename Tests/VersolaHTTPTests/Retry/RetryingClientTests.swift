@@ -60,9 +60,10 @@ import Testing
             .failure(.couldNotConnect(origin: Fixture.origin))]
         {
             let transport = ScriptedTransport([step, .status(200)])
-            await #expect(throws: VersolaError.self) {
+            let thrown = await #expect(throws: VersolaError.self) {
                 try await client(transport).send(HTTPRequest(method: .post, url: Fixture.url), kind: .codeExchange, budget: try budget())
             }
+            #expect(thrown?.cause == expectedCause(step) && thrown?.category == "recoverable", "got \(String(describing: thrown))")
             #expect(transport.callCount == 1)
             #expect(transport.options.allSatisfy { !$0.allowConnectionReuse })
         }
@@ -85,9 +86,10 @@ import Testing
         ]
         for step in notRepeated {
             let transport = ScriptedTransport([step, .status(200)])
-            await #expect(throws: VersolaError.self) {
+            let thrown2 = await #expect(throws: VersolaError.self) {
                 try await client(transport).send(HTTPRequest(method: .post, url: Fixture.url), kind: .refresh, budget: try budget())
             }
+            #expect(thrown2?.cause == expectedCause(step) && thrown2?.category == "recoverable", "got \(String(describing: thrown2))")
             #expect(transport.callCount == 1)
         }
     }
@@ -273,4 +275,10 @@ final class CancellingTransport: HTTPTransport {
         withUnsafeCurrentTask { $0?.cancel() }
         return try await inner.send(request, options: options)
     }
+}
+
+/// The cause a failed exchange reports: a status is a server failure, anything else a network one.
+private func expectedCause(_ step: ScriptedTransport.Step) -> String {
+    if case .status = step { return "server" }
+    return "network"
 }

@@ -71,7 +71,8 @@ import Testing
             #expect(throws: expected) { try redirect.validatedCode(for: Self.pending, issuerParameterRequired: false) }
         }
         let other = try AuthorizationRedirect(url: "/cb?error=server_error&state=state-123")
-        #expect(throws: VersolaError.self) { try other.validatedCode(for: Self.pending, issuerParameterRequired: false) }
+        let thrown = #expect(throws: VersolaError.self) { try other.validatedCode(for: Self.pending, issuerParameterRequired: false) }
+        #expect(thrown?.category == "configuration" && thrown?.cause == "authorizationRejected", "got \(String(describing: thrown))")
         do {
             _ = try other.validatedCode(for: Self.pending, issuerParameterRequired: false)
         } catch {

@@ -72,7 +72,8 @@ struct StepUpChallengeValueTests {
         let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         let header = WWWAuthenticate(#"Bearer error="insufficient_user_authentication", acr_values="\#(escaped)""#)
         #expect(header.stepUpChallenge == nil)
-        #expect(throws: VersolaError.self) { try header.validatedStepUpChallenge() }
+        let thrown = #expect(throws: VersolaError.self) { try header.validatedStepUpChallenge() }
+        #expect(thrown?.category == "configuration" && thrown?.cause == "providerUnsupported", "got \(String(describing: thrown))")
         do {
             _ = try header.validatedStepUpChallenge()
         } catch {

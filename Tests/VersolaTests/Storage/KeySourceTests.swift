@@ -160,7 +160,16 @@ import VersolaCrypto
               *) exit 2 ;;
             esac
             """
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: script))
+        // Opened close-on-exec: a program another test starts while this file is open for
+        // writing then drops the descriptor when it execs. (Written with `Data.write`, every
+        // program started meanwhile kept it open for its whole life, and running the script
+        // failed with ETXTBSY for as long as one of them ran.)
+        let descriptor = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let bytes = Array("#!/bin/sh\n\(body)\n".utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
         chmod(script, 0o700)
         return URL(fileURLWithPath: script)
     }

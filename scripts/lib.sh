@@ -1,0 +1,46 @@
+# Sourced by the scripts in scripts/ for what each of them needs first: strict mode, the
+# repository root as the working directory, and a few helpers.
+#   . "$(dirname "$0")/lib.sh"
+# shellcheck shell=bash
+set -euo pipefail
+
+VERSOLA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export VERSOLA_ROOT
+cd "$VERSOLA_ROOT"
+
+# die MESSAGE...: prints the message on standard error and exits 1.
+die() {
+  echo "$*" >&2
+  exit 1
+}
+
+# on_exit COMMAND: runs COMMAND (a function name or a command line, evaluated) when the script exits, after any
+# registered later (last in, first out). Replaces a script's own `trap ... EXIT`.
+versola_exit_actions=()
+on_exit() {
+  versola_exit_actions=("$1" "${versola_exit_actions[@]}")
+}
+versola_run_exit_actions() {
+  local action
+  for action in "${versola_exit_actions[@]}"; do eval "$action" || true; done
+}
+trap versola_run_exit_actions EXIT
+
+# temp_file / temp_dir: print the path of a new file or directory inside this run's scratch
+# directory, which is removed when the script exits. (They work inside `$(...)` because the
+# cleanup belongs to the scratch directory, made here, not to the subshell.)
+VERSOLA_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/versola-script.XXXXXX")
+remove_scratch() { rm -rf "$VERSOLA_SCRATCH"; }
+on_exit remove_scratch
+temp_file() { mktemp -p "$VERSOLA_SCRATCH"; }
+temp_dir() { mktemp -d -p "$VERSOLA_SCRATCH"; }
+
+# install_deps: the system packages the build needs (quick when present).
+install_deps() {
+  bash "$VERSOLA_ROOT/scripts/install-deps.sh"
+}
+
+# test_count LOG: the number of tests a `swift test` log says ran (0 when none).
+test_count() {
+  grep -Eo 'Test run with [0-9]+ tests' "$1" | tail -n 1 | grep -Eo '[0-9]+' || echo 0
+}
