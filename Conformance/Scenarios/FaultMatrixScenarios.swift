@@ -90,6 +90,11 @@ import VersolaTestIdP
 
     /// Runs one operation and says how it ended (`ok`, or the error's category and cause).
     static func run(_ operation: Operation, rig: SessionRig) async -> String {
+        await run(operation, session: rig.session, rig: rig)
+    }
+
+    /// Runs one operation on `session` (the rig's, or one on another store) and says how it ended.
+    static func run(_ operation: Operation, session: Session, rig: SessionRig) async -> String {
         do throws(VersolaError) {
             switch operation {
             case .discovery:
@@ -99,18 +104,18 @@ import VersolaTestIdP
                         http: RetryingClient(transport: CurlTransport(), clock: rig.clock, random: SystemRandomSource())))
                 _ = try await client.metadata()
             case .par, .codeExchange:
-                try await rig.session.login()
+                try await session.login()
             case .refresh:
-                _ = try await rig.session.accessToken(forceRefresh: true)
+                _ = try await session.accessToken(forceRefresh: true)
             case .userinfo:
-                _ = try await rig.session.userInfo()
+                _ = try await session.userInfo()
             case .revocation:
-                await rig.session.logout()
+                await session.logout()
             case .application:
                 // A POST: an application request that is not idempotent must never be sent twice.
                 var request = HTTPRequest(method: .post, url: URL(string: rig.idp.resourceURL)!)
                 request.body = Array("{}".utf8)
-                _ = try await rig.session.send(request)
+                _ = try await session.send(request)
             }
             return "ok"
         } catch {

@@ -69,11 +69,7 @@ final class FailingWritesStore: SessionStore {
 @Suite(.serialized) struct OneTruthScenarios {
     /// A session of the rig's profile on `store` (the rig's engine environment and browser).
     static func session(_ rig: SessionRig, store: any SessionStore) throws -> Session {
-        let http = RetryingClient(
-            transport: CurlTransport(), clock: rig.clock, random: SystemRandomSource(),
-            defaultOptions: rig.configuration.client.transport)
-        return try Session(
-            configuration: rig.configuration, store: store, environment: EngineEnvironment(http: http), browser: rig.browser)
+        try SessionRig.makeSession(configuration: rig.configuration, store: store, clock: rig.clock, browser: rig.browser)
     }
 
     /// Follows the provider's redirects from `url` up to the loopback redirect, without delivering it.

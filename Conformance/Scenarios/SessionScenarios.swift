@@ -40,11 +40,18 @@ struct SessionRig {
     static func makeSession(
         configuration: SessionConfiguration, storage: SessionStorage, clock: ScenarioClock, browser: any BrowserLauncher
     ) throws -> Session {
+        try makeSession(configuration: configuration, store: storage.store, clock: clock, browser: browser)
+    }
+
+    /// A session on `store` with the rig's kind of engine environment.
+    static func makeSession(
+        configuration: SessionConfiguration, store: any SessionStore, clock: ScenarioClock, browser: any BrowserLauncher
+    ) throws -> Session {
         let http = RetryingClient(
             transport: CurlTransport(), clock: clock, random: SystemRandomSource(),
             defaultOptions: configuration.client.transport)
         return try Session(
-            configuration: configuration, store: storage.store, environment: EngineEnvironment(http: http), browser: browser)
+            configuration: configuration, store: store, environment: EngineEnvironment(http: http), browser: browser)
     }
 
     /// A second session on the same profile, as a restarted process would have.

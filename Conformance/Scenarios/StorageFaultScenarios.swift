@@ -39,7 +39,7 @@ import VersolaTestIdP
                     let before = await rig.idp.provider.requests(to: endpoint).count
                     let stored = try await store.load()
                     store.failSaves(count: 1000, code: code)
-                    let outcome = await Self.run(operation, session: session, rig: rig)
+                    let outcome = await FaultMatrixScenarios.run(operation, session: session, rig: rig)
                     store.failSaves(count: 0)
                     var seen = await rig.idp.provider.requests(to: endpoint).count - before
                     if operation == .codeExchange || operation == .refresh {
@@ -68,34 +68,6 @@ import VersolaTestIdP
         let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/fault-matrix-storage.tsv")
         try? (rows.joined(separator: "\n") + "\n").write(to: output, atomically: true, encoding: .utf8)
-    }
-
-    static func run(_ operation: Operation, session: Session, rig: SessionRig) async -> String {
-        do throws(VersolaError) {
-            switch operation {
-            case .discovery:
-                let client = try OpenIDClient(
-                    configuration: rig.configuration.client,
-                    environment: EngineEnvironment(
-                        http: RetryingClient(transport: CurlTransport(), clock: rig.clock, random: SystemRandomSource())))
-                _ = try await client.metadata()
-            case .par, .codeExchange:
-                try await session.login()
-            case .refresh:
-                _ = try await session.accessToken(forceRefresh: true)
-            case .userinfo:
-                _ = try await session.userInfo()
-            case .revocation:
-                await session.logout()
-            case .application:
-                var request = HTTPRequest(method: .post, url: URL(string: rig.idp.resourceURL)!)
-                request.body = Array("{}".utf8)
-                _ = try await session.send(request)
-            }
-            return "ok"
-        } catch {
-            return "\(error.category).\(error.cause)"
-        }
     }
 
     @Test("P10 E1: a real full disk (a 64 KiB tmpfs as the state home) during a refresh keeps the rotated token")
