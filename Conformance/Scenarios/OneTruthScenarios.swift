@@ -72,18 +72,6 @@ final class FailingWritesStore: SessionStore {
         try SessionRig.makeSession(configuration: rig.configuration, store: store, clock: rig.clock, browser: rig.browser)
     }
 
-    /// Follows the provider's redirects from `url` up to the loopback redirect, without delivering it.
-    static func finalRedirect(from url: String) async throws -> String {
-        var next = try #require(URL(string: url))
-        for _ in 0..<8 {
-            let response = try await CurlTransport().send(HTTPRequest(url: next), options: TransportOptions())
-            let location = try #require(response.headers["Location"], "no redirect from \(next)")
-            if location.contains("/callback?") { return location }
-            next = try #require(URL(string: location, relativeTo: next)?.absoluteURL)
-        }
-        throw CancellationError()
-    }
-
     @Test("L2 S11: a login waiting in one session finishes when another session completes its pending request")
     func waitingLoginFinishedByAnotherSession() async throws {
         let rig = try await SessionRig(browserFollows: false)
@@ -92,7 +80,10 @@ final class FailingWritesStore: SessionStore {
             let session = rig.session
             let login = Task { () async throws -> Void in try await session.login() }
             while rig.browser.opened.isEmpty { await Task.yield() }
-            let redirect = try await Self.finalRedirect(from: try #require(rig.browser.opened.first))
+            // The address the browser ends on, not delivered to the waiting listener.
+            let landing = try await HeadlessUserAgent(transport: StopAtLoopback())
+                .complete(authorizationURL: try #require(rig.browser.opened.first))
+            let redirect = try #require(landing.visited.last)
             let other = try rig.restarted()
             await other.start()
             #expect(other.state == .authorizing)
