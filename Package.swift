@@ -18,7 +18,7 @@ var targets: [Target] = [
     ),
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
-    .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem"], swiftSettings: strict),
+    .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",

@@ -65,7 +65,8 @@ struct AgentWorkScenarios {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(await cli.requestCount(.token) == before + 1, "one refresh, not rerun by the command")
         // A new agent reads the session from disk and refreshes with the rotated token.
-        #expect(try await cli.run(["token", "--force-refresh"]).status == 0)
+        let again = try await cli.run(["token", "--force-refresh"])
+        #expect(again.status == 0, "\(again.stderr)")
         #expect(await cli.idp.provider.revokedFamilyCount == 0)
         await cli.finish()
     }
