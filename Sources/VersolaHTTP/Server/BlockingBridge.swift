@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs async work from a plain thread (a connection thread, never the cooperative pool),
 /// blocking that thread until the work is done, and running the work's jobs on that very
@@ -21,7 +22,7 @@ final class BlockingBridge: TaskExecutor, @unchecked Sendable {
     /// Runs `body` to its end, serving its jobs on the calling thread. Nil never happens in
     /// practice: the task always stores a value before it ends.
     func wait<Value: Sendable>(for body: @escaping @Sendable () async -> Value) -> Value? {
-        let result = ServerLocked<Value?>(nil)
+        let result = Mutex<Value?>(nil)
         condition.lock()
         waiting = true
         finished = false
