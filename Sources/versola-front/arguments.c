@@ -71,8 +71,8 @@ int front_parse(int argc, char **argv, const char *exec_info, struct front_reque
             || strcmp(argument, "--token") == 0) {
             if (i + 1 >= argc) return -1;
             const char *value = argv[++i];
-            if (argument[3] == 'p') request->profile = value;
-            else if (argument[2] == 't') {
+            if (strcmp(argument, "--profile") == 0) request->profile = value;
+            else if (strcmp(argument, "--token") == 0) {
                 if (kind_code(value, &kind) != 0) return -1;
             } else if (format_code(value, &format) != 0) return -1;
         } else if (strncmp(argument, "--profile=", 10) == 0) {
