@@ -143,7 +143,8 @@ struct ExecCredentialTests {
         func executable(_ path: String) throws {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+            let script = Data("#!/bin/sh\n".utf8)
+            _ = FileManager.default.createFile(atPath: path, contents: script, attributes: [.posixPermissions: 0o755])
         }
         // Installed: PREFIX/bin/versola for PREFIX/libexec/versola/versola.
         try executable(root.path + "/prefix/libexec/versola/versola")

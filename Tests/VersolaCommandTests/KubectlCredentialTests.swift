@@ -120,6 +120,12 @@ struct KubectlCredentialTests {
         #expect(try await cli.run(["token", "--format", "k8s", "--token", "id", "--profile", "bound"]).status == 0)
         let json = try JSONValue(parsing: try await cli.run(["token", "--format", "json", "--profile", "bound"]).stdout)
         #expect(json["tokenType"] == "DPoP")
+        // setup-kubectl says so before kubectl ever runs, as setup-git does.
+        let setup = try await cli.run(["setup-kubectl", "--profile", "bound"])
+        #expect(setup.status == ExitStatus.configuration.rawValue)
+        #expect(setup.stdout.isEmpty)
+        #expect(setup.stderr.contains("--no-dpop"))
+        #expect(try await cli.run(["setup-kubectl", "--profile", "bound", "--token", "id"]).status == 0)
         await cli.finish()
     }
 

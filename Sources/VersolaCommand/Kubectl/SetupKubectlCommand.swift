@@ -9,7 +9,11 @@ import VersolaJOSE
 struct SetupKubectlCommand {
     let context: CommandContext
 
-    func run(_ options: SetupKubectlOptions) {
+    func run(_ options: SetupKubectlOptions) throws(CommandFailure) {
+        // As for git: a profile that requires DPoP never serves kubectl its access token.
+        if options.token == .access, (try? context.profileFiles().load(context.profile))?.dpop == .require {
+            throw .versola(BearerOnlyTool.kubectl.dpopRefused(profile: context.profile))
+        }
         let command = VersolaCommandLine.userCommand() ?? "versola"
         let user = Self.userName(profile: context.profile)
         let arguments = Self.arguments(profile: context.profile, token: options.token)

@@ -33,7 +33,8 @@ enum ToolCommandSpecs {
             versola token --format k8s for the profile and sends the token it answers. Paste it
             into the kubeconfig's users: list and name it as a context's user (kubectl config
             set-context --current --user=versola-PROFILE). Use --token id for a cluster that
-            validates ID tokens (kube-apiserver's OIDC authenticator). Nothing is written.
+            validates ID tokens (kube-apiserver's OIDC authenticator). A profile that requires
+            DPoP cannot hand kubectl its access token (kubectl sends no proofs). Nothing is written.
             """,
         flags: [
             FlagSpec(

@@ -34,7 +34,7 @@ public enum CommandRunner {
         case .setupGit(let options):
             try await SetupGitCommand(context: context).run(options)
         case .setupKubectl(let options):
-            SetupKubectlCommand(context: context).run(options)
+            try SetupKubectlCommand(context: context).run(options)
         case .login(let options):
             try await LoginCommand(context: context, options: options).run()
         case .token(let options):
