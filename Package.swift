@@ -81,6 +81,8 @@ var targets: [Target] = [
         ],
         swiftSettings: strict
     ),
+    // README.md's Swift examples, compiled as written (ReadmeExampleTests keeps the two equal).
+    .testTarget(name: "ReadmeExamples", dependencies: ["Versola", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP", "VersolaTestIdP"], swiftSettings: strict),
