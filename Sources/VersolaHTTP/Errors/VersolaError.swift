@@ -31,25 +31,11 @@ public enum VersolaError: Error, Sendable, Hashable, CustomStringConvertible {
     case configuration(ConfigurationDetail)
 
     /// The category's wire name (E13): `recoverable`, `reauthenticate`, `stepUp` or `configuration`.
-    public var category: String {
-        switch self {
-        case .recoverable: "recoverable"
-        case .reauthenticate: "reauthenticate"
-        case .stepUp: "stepUp"
-        case .configuration: "configuration"
-        }
-    }
+    public var category: String { name.category }
 
     /// The cause's wire name (E13), the case name of the nested enum (`nonceLoop`,
     /// `grantRejected`, `idTokenRejected`, …). For a step-up it is `stepUp`.
-    public var cause: String {
-        switch self {
-        case .recoverable(let cause): cause.name
-        case .reauthenticate(let reason): reason.rawValue
-        case .stepUp: "stepUp"
-        case .configuration(let detail): detail.name
-        }
-    }
+    public var cause: String { name.rawValue }
 
     /// A one-line account for logs. Holds no token, code, verifier or key.
     public var description: String {
@@ -99,19 +85,7 @@ public enum RecoverableCause: Sendable, Hashable, CustomStringConvertible {
     case signingKeyUnavailable(retryAfter: Duration)
 
     /// The case name used on the wire (E13).
-    public var name: String {
-        switch self {
-        case .userCancelled: "userCancelled"
-        case .systemCancelled: "systemCancelled"
-        case .pendingRequestExpired: "pendingRequestExpired"
-        case .network: "network"
-        case .server: "server"
-        case .unlockRequired: "unlockRequired"
-        case .nonceLoop: "nonceLoop"
-        case .storageUnavailable: "storageUnavailable"
-        case .signingKeyUnavailable: "signingKeyUnavailable"
-        }
-    }
+    public var name: String { wireName.rawValue }
 
     public var description: String {
         switch self {
@@ -185,17 +159,7 @@ public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     case discoveryIssuerMismatch(expected: String, actual: String)
 
     /// The case name used on the wire (E13).
-    public var name: String {
-        switch self {
-        case .stateMismatch: "stateMismatch"
-        case .issuerMismatch: "issuerMismatch"
-        case .idTokenRejected: "idTokenRejected"
-        case .providerUnsupported: "providerUnsupported"
-        case .invalidConfiguration: "invalidConfiguration"
-        case .authorizationRejected: "authorizationRejected"
-        case .discoveryIssuerMismatch: "discoveryIssuerMismatch"
-        }
-    }
+    public var name: String { wireName.rawValue }
 
     /// The human-readable reason, when the case carries one.
     public var reason: String? {
