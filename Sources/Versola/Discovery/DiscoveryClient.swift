@@ -16,7 +16,7 @@ public actor DiscoveryClient {
     public let configuration: ClientConfiguration
     private let sender: EndpointSender
     private var cached: ProviderMetadata?
-    private var inFlight: Task<Result<ProviderMetadata, VersolaError>, Never>?
+    private var flight = SingleFlight<ProviderMetadata>()
 
     /// Creates a client; nothing is fetched until ``metadata(budget:)``.
     public init(configuration: ClientConfiguration, sender: EndpointSender) {
@@ -40,17 +40,11 @@ public actor DiscoveryClient {
     ///   the provider did not answer usably after the `.read` repeats.
     public func metadata(budget: OperationBudget) async throws(VersolaError) -> ProviderMetadata {
         if let cached { return cached }
-        let task: Task<Result<ProviderMetadata, VersolaError>, Never>
-        if let inFlight {
-            task = inFlight
-        } else {
-            let configuration = configuration
-            let sender = sender
-            task = Task { await Self.fetch(configuration: configuration, sender: sender, budget: budget) }
-            inFlight = task
-        }
+        let configuration = configuration
+        let sender = sender
+        let task = flight.join { await Self.fetch(configuration: configuration, sender: sender, budget: budget) }
         let result = await task.value
-        if inFlight == task { inFlight = nil }
+        _ = flight.finish(task)
         if case .success(let metadata) = result, cached == nil { cached = metadata }
         return try result.get()
     }

@@ -32,7 +32,7 @@ public actor JWKSCache {
     /// cached keys is on every login and refresh path and costs a few microseconds less.
     private nonisolated let snapshot = Mutex<JWKSet?>(nil)
     private var lastRefetch: Duration?
-    private var inFlight: Task<Result<JWKSet, VersolaError>, Never>?
+    private var flight = SingleFlight<JWKSet>()
 
     /// Creates a cache; nothing is fetched until asked.
     public init(jwksURI: URL, sender: EndpointSender) {
@@ -78,7 +78,7 @@ public actor JWKSCache {
         unlessSatisfied isSatisfied: @Sendable (JWKSet) -> Bool, budget: OperationBudget
     ) async throws(VersolaError) -> JWKSet? {
         if let current, isSatisfied(current) { return current }
-        if inFlight != nil { return try await fetch(budget: budget) }
+        if flight.isRunning { return try await fetch(budget: budget) }
         let now = sender.environment.clock.monotonicNow
         if let lastRefetch, now - lastRefetch < Self.refetchInterval {
             sender.environment.log.record(
@@ -91,20 +91,11 @@ public actor JWKSCache {
     }
 
     private func fetch(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
-        let task: Task<Result<JWKSet, VersolaError>, Never>
-        if let inFlight {
-            task = inFlight
-        } else {
-            let url = jwksURI
-            let sender = sender
-            task = Task { await Self.download(url, sender: sender, budget: budget) }
-            inFlight = task
-        }
+        let url = jwksURI
+        let sender = sender
+        let task = flight.join { await Self.download(url, sender: sender, budget: budget) }
         let result = await task.value
-        if inFlight == task {
-            inFlight = nil
-            if case .success(let set) = result { current = set }
-        }
+        if flight.finish(task), case .success(let set) = result { current = set }
         return try result.get()
     }
 
