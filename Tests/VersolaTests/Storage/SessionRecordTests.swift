@@ -152,3 +152,15 @@ import VersolaJOSE
         }
     }
 }
+
+extension SessionRecordTests {
+    @Test("A14: the fuzzer's device seed decodes (it starts the fuzzer inside the device member)")
+    func deviceSeedDecodes() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/fuzz-session-record/seeds/device-0.json")
+        let record = try SessionRecord(serialized: Array(try Data(contentsOf: seed)))
+        #expect(record.pendingDeviceAuthorization?.userCode == "BCDF-GHJK")
+        #expect(record.dpopPrivateKey?.count == 32)
+    }
+}
