@@ -18,7 +18,7 @@ var targets: [Target] = [
     ),
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
-    .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem"], swiftSettings: strict),
+    .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
@@ -67,9 +67,18 @@ var targets: [Target] = [
         name: "versola-front",
         cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror", "-std=c11"])]
     ),
+    // TLS for the command tests' https stand-ins (kubectl sends credentials over https only).
+    .target(
+        name: "CVersolaTestTLS",
+        path: "Tests/CVersolaTestTLS",
+        cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
+        linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+    ),
     .testTarget(
         name: "VersolaCommandTests",
-        dependencies: ["VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        dependencies: [
+            "VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "CVersolaTestTLS",
+        ],
         swiftSettings: strict
     ),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),

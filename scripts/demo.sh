@@ -44,8 +44,9 @@ step "status (read from disk; no network)" "versola status"
 step "an access token (the agent starts on demand and keeps it in memory)" "versola token --format json"
 "$bin/versola" token --format json | sed -E 's/("accessToken":")(.{12})[^"]*/\1\2…/'
 
-step "the same token again, from the warm agent" "versola token --format k8s"
-"$bin/versola" token --format k8s | sed -E 's/("token":")(.{12})[^"]*/\1\2…/'
+step "for kubectl, from the warm agent: the ID token (kubectl sends no DPoP proofs)" \
+  "versola token --format k8s --token id"
+"$bin/versola" token --format k8s --token id | sed -E 's/("token":")(.{12})[^"]*/\1\2…/'
 
 step "a DPoP-bound request to the provider's protected resource" "versola request $issuer/resource"
 "$bin/versola" request "$issuer/resource"; echo

@@ -7,6 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 
 install_deps
+# The kubectl end-to-end tests run the real kubectl: Debian's kubernetes-client when there is
+# none (it is 1.20 on bookworm, older than the client.authentication.k8s.io/v1 those tests also
+# check; they fail saying so rather than pass without kubectl).
+if ! command -v kubectl >/dev/null 2>&1; then
+  VERSOLA_EXTRA_PACKAGES="kubernetes-client" install_deps
+fi
 
 echo "== shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh

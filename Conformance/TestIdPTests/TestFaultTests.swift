@@ -93,8 +93,10 @@ import VersolaTestIdP
         }
     }
 
-    // A delay armed for ever delays each request once (it used to loop on one request).
-    @Test(.timeLimit(.minutes(1))) func delayForeverDelaysEachRequestOnce() async throws {
+    // A delay armed for ever delays each request once (it used to loop on one request). The
+    // limit only stops a regression from hanging the run; it is wide enough for a loaded run
+    // under the thread sanitizer.
+    @Test(.timeLimit(.minutes(5))) func delayForeverDelaysEachRequestOnce() async throws {
         try await withProvider { idp in
             await idp.provider.arm(TestFaultRule(.jwks, .delay(milliseconds: 0), times: nil))
             #expect(await idp.get("/jwks").status == 200)

@@ -27,6 +27,28 @@ public enum VersolaCommandLine {
         return status.rawValue
     }
 
+    /// The absolute path people run as `versola`, for other programs to run (kubectl's exec
+    /// plugin): the front beside this engine when there is one, so that their `versola token`
+    /// takes the warm path (`PREFIX/bin/versola` for the installed `PREFIX/libexec/versola/versola`;
+    /// `versola-front` in a build directory), else this executable. Nil when unknown.
+    public static func userCommand(executable: String? = currentExecutable()) -> String? {
+        guard let executable else { return nil }
+        let directory = (executable as NSString).deletingLastPathComponent
+        let candidate: String
+        if directory.hasSuffix("/libexec/versola") {
+            let prefix = ((directory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            candidate = prefix + "/bin/versola"
+        } else {
+            candidate = directory + "/versola-front"
+        }
+        var own = stat()
+        var other = stat()
+        guard access(candidate, X_OK) == 0, stat(executable, &own) == 0, stat(candidate, &other) == 0,
+            own.st_dev != other.st_dev || own.st_ino != other.st_ino
+        else { return executable }
+        return candidate
+    }
+
     /// The path of the running executable (`/proc/self/exe`), or nil when unknown.
     public static func currentExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -74,12 +74,30 @@ public struct JWKSet: Sendable {
         keys.contains { $0.keyID == keyID }
     }
 
+    /// Which keys of a set may verify a token, or why none may.
+    public enum KeySelection: Sendable {
+        /// The keys to try, in the set's order (several only when the token names no `kid`).
+        case candidates([JWK])
+        /// No key has the token's `kid`: the set may be out of date (fetch it again once).
+        case unknownKeyID(String)
+        /// The token names no `kid` and no key permits its algorithm (fetch the set again once).
+        case noKeyForAlgorithm(SignatureAlgorithm)
+        /// Keys with the token's `kid` exist, but none permits its algorithm.
+        case keyIDForbidsAlgorithm(String, SignatureAlgorithm)
+    }
+
     /// The keys that may verify a token signed with `algorithm` and carrying `keyID`: every key
-    /// with that `kid` (or every key when the token names none) whose type, curve, `use`, `alg`
-    /// and `key_ops` permit the algorithm.
-    public func candidates(keyID: String?, algorithm: SignatureAlgorithm) -> [JWK] {
-        keys.filter { key in
-            (keyID == nil || key.keyID == keyID) && key.permits(algorithm)
+    /// with that `kid` (every key when the token names none) whose type, curve, `use`, `alg` and
+    /// `key_ops` permit the algorithm. The one place a key is chosen for a signature.
+    public func select(keyID: String?, algorithm: SignatureAlgorithm) -> KeySelection {
+        var named = false
+        var usable: [JWK] = []
+        for key in keys where keyID == nil || key.keyID == keyID {
+            named = true
+            if key.permits(algorithm) { usable.append(key) }
         }
+        if !usable.isEmpty { return .candidates(usable) }
+        guard let keyID else { return .noKeyForAlgorithm(algorithm) }
+        return named ? .keyIDForbidsAlgorithm(keyID, algorithm) : .unknownKeyID(keyID)
     }
 }

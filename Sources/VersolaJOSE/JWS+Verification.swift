@@ -33,12 +33,12 @@ extension JWS {
     @discardableResult
     public func verify(using keySet: JWKSet, allowedAlgorithms: Set<SignatureAlgorithm>) throws(JWSError) -> JWK {
         guard allowedAlgorithms.contains(algorithm) else { throw .algorithmNotAllowed(algorithm) }
-        let keyID = self.keyID
-        if let keyID, !keySet.containsKey(withID: keyID) { throw .keyNotFound(keyID: keyID) }
-        let candidates = keySet.candidates(keyID: keyID, algorithm: algorithm)
-        if candidates.isEmpty {
-            if keyID == nil { throw .keyNotFound(keyID: nil) }
-            throw .keyDoesNotPermitAlgorithm(algorithm)
+        let candidates: [JWK]
+        switch keySet.select(keyID: keyID, algorithm: algorithm) {
+        case .candidates(let keys): candidates = keys
+        case .unknownKeyID(let keyID): throw .keyNotFound(keyID: keyID)
+        case .noKeyForAlgorithm: throw .keyNotFound(keyID: nil)
+        case .keyIDForbidsAlgorithm: throw .keyDoesNotPermitAlgorithm(algorithm)
         }
         for key in candidates
         where key.verificationKey.verify(signature: signature, message: signingInput, algorithm: algorithm) {

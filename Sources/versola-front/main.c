@@ -137,7 +137,7 @@ static int send_all(int descriptor, const char *bytes, size_t length) {
 
 int main(int argc, char **argv) {
     struct front_request request;
-    if (front_parse(argc, argv, &request) != 0) run_engine(argv);
+    if (front_parse(argc, argv, getenv("KUBERNETES_EXEC_INFO"), &request) != 0) run_engine(argv);
     /* Without the agent, or with settings the engine reads: the engine decides. */
     if (getenv("VERSOLA_NO_AGENT") || getenv("VERSOLA_PROFILE")) run_engine(argv);
     char config[2200], state[2200], path[PATH_MAX];
@@ -158,8 +158,9 @@ int main(int argc, char **argv) {
 
     char line[8192];
     int length = snprintf(line, sizeof line,
-        "{\"op\":\"token\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\",\"args\":{\"forceRefresh\":%s}}\n",
-        request.profile, config, state, request.force_refresh ? "true" : "false");
+        "{\"op\":\"%s\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\",\"args\":{\"forceRefresh\":%s}}\n",
+        request.kind == 'i' ? "id-token" : "token", request.profile, config, state,
+        request.force_refresh ? "true" : "false");
     if (length <= 0 || (size_t)length >= sizeof line || !send_all(connection, line, (size_t)length)) {
         close(connection);
         run_engine(argv);
@@ -190,7 +191,9 @@ int main(int argc, char **argv) {
     size_t line_length = (size_t)(newline - answer);
     struct front_token token;
     signal(SIGPIPE, SIG_IGN);
-    if (front_read_token(answer, line_length, &token) == 0 && front_print_token(&token, request.format) == 0) return 0;
+    const char *member = request.kind == 'i' ? "idToken" : "accessToken";
+    if (front_read_token(answer, line_length, member, &token) == 0 && front_print_token(&token, &request) == 0)
+        return 0;
     hand_over(argv, answer, line_length);
     return 0;
 }

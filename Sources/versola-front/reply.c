@@ -51,9 +51,9 @@ static int plain_number(struct cursor *c, long long *value) {
     return 1;
 }
 
-int front_read_token(const char *line, size_t length, struct front_token *token) {
+int front_read_token(const char *line, size_t length, const char *member, struct front_token *token) {
     struct cursor c = {line, line + length};
-    int seen_access = 0, seen_type = 0, seen_expiry = 0;
+    int seen_value = 0, seen_type = 0, seen_expiry = 0;
     memset(token, 0, sizeof *token);
     if (!take(&c, "{\"ok\":{")) return -1;
     if (take(&c, "}")) return -1;
@@ -62,8 +62,8 @@ int front_read_token(const char *line, size_t length, struct front_token *token)
         size_t name_length;
         if (!plain_string(&c, &name, &name_length) || !take(&c, ":")) return -1;
 #define IS(literal) (name_length == sizeof(literal) - 1 && memcmp(name, literal, name_length) == 0)
-        if (IS("accessToken")) {
-            if (seen_access++ || !plain_string(&c, &token->access_token, &token->access_token_length)) return -1;
+        if (name_length == strlen(member) && memcmp(name, member, name_length) == 0) {
+            if (seen_value++ || !plain_string(&c, &token->value, &token->value_length)) return -1;
         } else if (IS("tokenType")) {
             if (seen_type++ || !plain_string(&c, &token->token_type, &token->token_type_length)) return -1;
         } else if (IS("expiresAt")) {
@@ -85,7 +85,7 @@ int front_read_token(const char *line, size_t length, struct front_token *token)
         if (take(&c, "}")) break;
         if (!take(&c, ",")) return -1;
     }
-    if (!take(&c, "}") || c.at != c.end || !seen_access) return -1;
+    if (!take(&c, "}") || c.at != c.end || !seen_value) return -1;
     if (!seen_type) {
         token->token_type = "Bearer";
         token->token_type_length = 6;
@@ -121,21 +121,26 @@ static void append(struct output *out, const char *text, size_t length) {
 
 static void append_text(struct output *out, const char *text) { append(out, text, strlen(text)); }
 
-int front_print_token(const struct front_token *token, char format) {
+int front_print_token(const struct front_token *token, const struct front_request *request) {
     static char buffer[1 << 16];
     struct output out = {buffer, 0, sizeof buffer};
     char expiry[80];
-    if (token->access_token_length + token->token_type_length + 256 > sizeof buffer) return -1;
-    switch (format) {
+    if (token->value_length + token->token_type_length + 256 > sizeof buffer) return -1;
+    switch (request->format) {
     case 'r':
-        append(&out, token->access_token, token->access_token_length);
+        append(&out, token->value, token->value_length);
         append_text(&out, "\n");
         break;
     case 'j':
-        append_text(&out, "{\"accessToken\":\"");
-        append(&out, token->access_token, token->access_token_length);
-        append_text(&out, "\",\"tokenType\":\"");
-        append(&out, token->token_type, token->token_type_length);
+        if (request->kind == 'i') {
+            append_text(&out, "{\"idToken\":\"");
+            append(&out, token->value, token->value_length);
+        } else {
+            append_text(&out, "{\"accessToken\":\"");
+            append(&out, token->value, token->value_length);
+            append_text(&out, "\",\"tokenType\":\"");
+            append(&out, token->token_type, token->token_type_length);
+        }
         if (token->has_expiry) {
             if (rfc3339(token->expires_at, expiry, sizeof expiry) != 0) return -1;
             append_text(&out, "\",\"expiresAt\":\"");
@@ -146,11 +151,15 @@ int front_print_token(const struct front_token *token, char format) {
         }
         break;
     case 'k': {
+        /* kubectl sends Bearer only: a DPoP-bound access token is refused by the engine. */
+        if (request->kind == 'a' && (token->token_type_length != 6 || memcmp(token->token_type, "Bearer", 6) != 0))
+            return -1;
         long long seconds = token->has_expiry ? token->expires_at : (long long)time(NULL) + unknown_expiry_lifetime;
         if (rfc3339(seconds, expiry, sizeof expiry) != 0) return -1;
-        append_text(&out, "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
-                          "\"status\":{\"token\":\"");
-        append(&out, token->access_token, token->access_token_length);
+        append_text(&out, "{\"apiVersion\":\"");
+        append_text(&out, request->api_version);
+        append_text(&out, "\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"");
+        append(&out, token->value, token->value_length);
         append_text(&out, "\",\"expirationTimestamp\":\"");
         append_text(&out, expiry);
         append_text(&out, "\"}}\n");

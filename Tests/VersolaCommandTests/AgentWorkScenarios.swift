@@ -27,6 +27,23 @@ struct AgentWorkScenarios {
         }
     }
 
+    @Test("R9: a command sent the moment `agent --stop` returns is answered (by the next agent), never dropped")
+    func commandRightAfterStopIsAnswered() async throws {
+        let cli = try await CLIHarness()
+        try await cli.login()
+        for round in 0..<4 {
+            #expect(try await cli.run(["token"]).status == 0)
+            let stopping = try #require(Self.agentPID(cli))
+            #expect(try await cli.run(["agent", "--stop"]).status == 0)
+            let token = try await cli.run(["token"])
+            #expect(token.status == 0, "round \(round): \(token.stderr)")
+            // The stopped agent took no new caller: the token came from an agent started after it.
+            let next = Self.agentPID(cli)
+            #expect(next != nil && next != stopping, "round \(round): answered by \(String(describing: next))")
+        }
+        await cli.finish()
+    }
+
     @Test("R9 R7: an agent stopped or killed during a slow POST never makes the command send it again", arguments: ["stop", "kill"])
     func postNotRepeated(how: String) async throws {
         let cli = try await CLIHarness()
@@ -65,7 +82,8 @@ struct AgentWorkScenarios {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(await cli.requestCount(.token) == before + 1, "one refresh, not rerun by the command")
         // A new agent reads the session from disk and refreshes with the rotated token.
-        #expect(try await cli.run(["token", "--force-refresh"]).status == 0)
+        let again = try await cli.run(["token", "--force-refresh"])
+        #expect(again.status == 0, "\(again.stderr)")
         #expect(await cli.idp.provider.revokedFamilyCount == 0)
         await cli.finish()
     }

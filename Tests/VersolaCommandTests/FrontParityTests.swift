@@ -11,9 +11,24 @@ import VersolaJOSE
 /// and tokens it hands over, lost answers. Messages thus come from ErrorReport alone.
 @Suite("The front binary matches the engine")
 struct FrontParityTests {
-    static let commandLines: [[String]] = [
-        ["token"], ["token", "--json"], ["token", "--format", "k8s"], ["--profile", "work", "token", "--format=json"],
-        ["token", "--force-refresh", "--format", "raw", "--profile=a.b-c_d"], ["token", "--format", "k8s", "--json"],
+    /// What kubectl sets for its credential plugins, byte for byte (Go's encoder ends it with a newline).
+    static func execInfo(_ version: String, interactive: Bool) -> [String: String] {
+        let value = #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/"#
+            + version + #"","spec":{"interactive":"# + (interactive ? "true" : "false") + "}}\n"
+        return [KubernetesExecInfo.variable: value]
+    }
+
+    static let commandLines: [(arguments: [String], environment: [String: String])] = [
+        (["token"], [:]), (["token", "--json"], [:]), (["token", "--format", "k8s"], [:]),
+        (["--profile", "work", "token", "--format=json"], [:]),
+        (["token", "--force-refresh", "--format", "raw", "--profile=a.b-c_d"], [:]),
+        (["token", "--format", "k8s", "--json"], [:]),
+        // kubectl's lines: the version it asks for, the ID token, an interactive session.
+        (["token", "--format", "k8s", "--profile", "work"], execInfo("v1beta1", interactive: false)),
+        (["token", "--format=k8s", "--token=id"], execInfo("v1", interactive: true)),
+        (["token", "--token", "id", "--format", "json"], [:]), (["--profile=work", "token", "--token", "id"], [:]),
+        // Profiles named like a format or a kind are profiles, not formats.
+        (["token", "--profile", "k8s"], [:]), (["--profile", "json", "token", "--token", "id"], [:]),
     ]
 
     /// Every error the agent can send: each category, each cause, details that need quoting
@@ -52,6 +67,8 @@ struct FrontParityTests {
         #"{"ok":{"accessToken":"float","tokenType":"Bearer","expiresAt":1893456000.5}}"#,
         #"{"ok":{"accessToken":"nested","tokenType":{"a":1},"expiresAt":1893456000}}"#,
         #"{"ok":{"tokenType":"Bearer"}}"#,
+        #"{"ok":{"idToken":"eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln","expiresAt":1893456000}}"#,
+        #"{"ok":{"idToken":"caf\u00e9","expiresAt":1893456000}}"#,
         #"{"ok":"not an object"}"#,
     ]
 
@@ -66,13 +83,13 @@ struct FrontParityTests {
         let replies: [String?] = Self.successes + Self.errors.map { String(decoding: AgentReply.failure($0).line.dropLast(), as: UTF8.self) } + Self.broken
         for reply in replies {
             agent.reply = reply.map { Array($0.utf8) }
-            for arguments in Self.commandLines {
+            for (arguments, environment) in Self.commandLines {
                 agent.reset()
-                let front = try await run(CLIHarness.executable, arguments, cli)
+                let front = try await run(CLIHarness.executable, arguments, cli, environment)
                 let frontRequests = agent.requests
                 agent.reset()
-                let engine = try await run(CLIHarness.engine, arguments, cli)
-                let context = "reply \(reply ?? "none"), arguments \(arguments)"
+                let engine = try await run(CLIHarness.engine, arguments, cli, environment)
+                let context = "reply \(reply ?? "none"), arguments \(arguments) \(environment)"
                 #expect(frontRequests.count == 1, "the front asked \(frontRequests.count) times: \(context)")
                 #expect(frontRequests == agent.requests, "request lines differ: \(context)")
                 #expect(front.status == engine.status, "exit status: \(context)")
@@ -86,12 +103,22 @@ struct FrontParityTests {
     @Test("The front hands unknown commands and flags to the engine unchanged")
     func fallsBack() async throws {
         let cli = try await CLIHarness()
-        for arguments in [["--help"], ["token", "--nope"], ["token", "extra"], ["status"], ["token", "--format", "yaml"]] {
-            let front = try await run(CLIHarness.executable, arguments, cli)
-            let engine = try await run(CLIHarness.engine, arguments, cli)
-            #expect(front.status == engine.status, "\(arguments)")
-            #expect(front.stdout == engine.stdout, "\(arguments)")
-            #expect(front.stderr == engine.stderr, "\(arguments)")
+        let variable = KubernetesExecInfo.variable
+        let lines: [([String], [String: String])] = [
+            (["--help"], [:]), (["token", "--nope"], [:]), (["token", "extra"], [:]), (["status"], [:]),
+            (["token", "--format", "yaml"], [:]), (["token", "--token", "refresh"], [:]), (["setup-kubectl"], [:]),
+            // Anything but what kubectl writes is left to the engine's parser and its messages.
+            (["token", "--format", "k8s"], [variable: #"{"kind":"#]),
+            (["token", "--format", "k8s"], Self.execInfo("v1alpha1", interactive: false)),
+            (["token", "--format", "k8s"], [variable: #"{"apiVersion":"client.authentication.k8s.io/v1"}"#]),
+            (["token", "--format", "k8s"], [variable: " "]),
+        ]
+        for (arguments, environment) in lines {
+            let front = try await run(CLIHarness.executable, arguments, cli, environment)
+            let engine = try await run(CLIHarness.engine, arguments, cli, environment)
+            #expect(front.status == engine.status, "\(arguments) \(environment)")
+            #expect(front.stdout == engine.stdout, "\(arguments) \(environment)")
+            #expect(front.stderr == engine.stderr, "\(arguments) \(environment)")
         }
         await cli.idp.stop()
     }
@@ -108,9 +135,11 @@ struct FrontParityTests {
         return text
     }
 
-    private func run(_ executable: String, _ arguments: [String], _ cli: CLIHarness) async throws -> CLIHarness.Outcome {
+    private func run(
+        _ executable: String, _ arguments: [String], _ cli: CLIHarness, _ environment: [String: String] = [:]
+    ) async throws -> CLIHarness.Outcome {
         let stem = cli.home.path + "/parity-" + UUID().uuidString.prefix(8)
-        let child = try cli.spawn(executable, arguments, stem: stem)
+        let child = try cli.spawn(executable, arguments, extraEnvironment: environment, stem: stem)
         return await cli.finished(child, stem: stem)
     }
 }

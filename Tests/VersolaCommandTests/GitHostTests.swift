@@ -38,7 +38,7 @@ struct GitHostTests {
     }
 
     @Test func theDPoPRefusalNamesTheFlag() {
-        let error = GitCredentialCommand.dpopRefused(profile: "work")
+        let error = BearerOnlyTool.git.dpopRefused(profile: "work")
         let text = ErrorReport.render(.versola(error), json: false, profile: "work")
         #expect(text.contains("versola login --profile work --no-dpop"))
         #expect(ExitStatus(error) == .configuration)

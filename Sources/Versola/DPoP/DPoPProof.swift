@@ -37,7 +37,7 @@ public enum DPoPProof {
     ) throws(VersolaError) -> String {
         try make(
             key: key, method: method.rawValue, targetURI: targetURI(of: url),
-            accessTokenHash: accessToken.map(accessTokenHash), nonce: nonce, issuedAt: issuedAt,
+            accessTokenHash: accessToken.map(key.lastTokenHash.hash(of:)), nonce: nonce, issuedAt: issuedAt,
             jti: random.bytes(jtiByteCount))
     }
 
@@ -53,7 +53,7 @@ public enum DPoPProof {
         var claims: [UInt8] = []
         claims.reserveCapacity(160 + targetURI.utf8.count + (nonce?.utf8.count ?? 0))
         claims.append(contentsOf: #"{"jti":""#.utf8)
-        claims.append(contentsOf: Base64URL.encode(jti).utf8)
+        Base64URL.append(encoding: jti, to: &claims)
         claims.append(contentsOf: #"","htm":"#.utf8)
         appendJSONString(method, to: &claims)
         claims.append(contentsOf: #","htu":"#.utf8)
@@ -72,13 +72,13 @@ public enum DPoPProof {
 
         var signingInput = key.signingInputPrefix
         signingInput.reserveCapacity(signingInput.count + claims.count * 4 / 3 + 2 + 1 + 86)
-        signingInput.append(contentsOf: Base64URL.encode(claims).utf8)
+        Base64URL.append(encoding: claims, to: &signingInput)
         let signature: [UInt8]
         do { signature = try key.privateKey.signES256(signingInput) } catch {
             throw .configuration(.invalidConfiguration("a DPoP proof could not be signed: \(error)"))
         }
         signingInput.append(UInt8(ascii: "."))
-        signingInput.append(contentsOf: Base64URL.encode(signature).utf8)
+        Base64URL.append(encoding: signature, to: &signingInput)
         return String(decoding: signingInput, as: UTF8.self)
     }
 

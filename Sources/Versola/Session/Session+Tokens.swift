@@ -243,11 +243,3 @@ extension Session {
         return true
     }
 }
-
-extension Session {
-    /// The raw ID token of the grant held now (what kube-apiserver's OIDC authenticator and
-    /// similar backends validate); nil when signed out. Secret-adjacent: never log it.
-    public func idToken() -> String? {
-        machine.heldGrant?.grant.idToken
-    }
-}

@@ -73,8 +73,10 @@ public struct IDTokenValidator: Sendable {
             let algorithm = jws.algorithm
             let refetched = try await keys.refetch(
                 unlessSatisfied: { set in
-                    if let keyID { return set.containsKey(withID: keyID) }
-                    return !set.candidates(keyID: nil, algorithm: algorithm).isEmpty
+                    switch set.select(keyID: keyID, algorithm: algorithm) {
+                    case .unknownKeyID, .noKeyForAlgorithm: false
+                    case .candidates, .keyIDForbidsAlgorithm: true
+                    }
                 }, budget: budget)
             guard let refetched else {
                 // E6: the key may be on its way into the key set; that is for later, not a configuration error.
@@ -134,27 +136,21 @@ public struct IDTokenValidator: Sendable {
         }
     }
 
+    /// The keys of the set for this token (``JWKSet/select(keyID:algorithm:)``), with OIDC Core
+    /// §10.1's rule on top: a token without `kid` is only accepted when one key can verify it.
     private func selectKey(for jws: JWS, in keySet: JWKSet) -> KeySelection {
         let algorithm = jws.algorithm
-        if let keyID = jws.keyID {
-            var named: [JWK] = []
-            for key in keySet.keys where key.keyID == keyID { named.append(key) }
-            if named.isEmpty { return .missing(reason: "no key with kid \(keyID) in the provider's key set") }
-            let usable = named.filter { $0.permits(algorithm) }
-            if usable.isEmpty {
-                return .unusable(reason: "key \(keyID) does not permit \(algorithm.rawValue)")
-            }
-            return .candidates(usable)
-        }
-        let usable = keySet.candidates(keyID: nil, algorithm: algorithm)
-        switch usable.count {
-        case 0:
-            return .missing(reason: "the token has no kid and no key in the provider's key set permits \(algorithm.rawValue)")
-        case 1:
-            return .candidates(usable)
-        default:
+        switch keySet.select(keyID: jws.keyID, algorithm: algorithm) {
+        case .candidates(let keys):
+            guard jws.keyID == nil, keys.count > 1 else { return .candidates(keys) }
             return .unusable(
-                reason: "the token has no kid and \(usable.count) keys of the provider's key set permit \(algorithm.rawValue)")
+                reason: "the token has no kid and \(keys.count) keys of the provider's key set permit \(algorithm.rawValue)")
+        case .unknownKeyID(let keyID):
+            return .missing(reason: "no key with kid \(keyID) in the provider's key set")
+        case .noKeyForAlgorithm:
+            return .missing(reason: "the token has no kid and no key in the provider's key set permits \(algorithm.rawValue)")
+        case .keyIDForbidsAlgorithm(let keyID, _):
+            return .unusable(reason: "key \(keyID) does not permit \(algorithm.rawValue)")
         }
     }
 

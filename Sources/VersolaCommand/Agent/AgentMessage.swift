@@ -6,6 +6,8 @@ import VersolaJOSE
 public enum AgentOperation: String, Sendable, Hashable, CaseIterable {
     /// A valid access token (`args.forceRefresh`).
     case token
+    /// A valid ID token (`args.forceRefresh`), for backends that validate ID tokens.
+    case idToken = "id-token"
     /// The state and the user.
     case status
     /// The UserInfo claims.

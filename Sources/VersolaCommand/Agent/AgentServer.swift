@@ -8,12 +8,14 @@ import Versola
 ///
 /// One agent per user: it holds an exclusive `flock` on ``AgentLocation/lockPath`` for its
 /// whole life. A socket file left by an agent that died (nobody listening) is removed and
-/// replaced; a second agent finds the lock taken and exits at once.
+/// replaced; a second agent finds the lock taken and exits at once, unless the first is
+/// stopping, in which case it waits to take over.
 ///
-/// Stopping (`versola agent --stop`, SIGTERM, SIGINT, or the idle timeout) stops accepting at
-/// once, ends the `watch` streams, and lets the requests already being answered finish, for at
-/// most ``drainTimeout``, before the socket is removed (R9): work a caller delivered is never
-/// cut off to be run a second time.
+/// Stopping (`versola agent --stop`, SIGTERM, SIGINT, or the idle timeout) removes the socket
+/// file at once (so no new caller reaches this agent), answers the connections already queued,
+/// ends the `watch` streams, and lets the requests being answered finish, for at most
+/// ``drainTimeout``, before the agent exits (R9): work a caller delivered is never cut off to
+/// be run a second time.
 public final class AgentServer: Sendable {
     /// How long a stopping agent waits for the requests in flight.
     public static let drainTimeout: Duration = .seconds(30)
@@ -43,13 +45,22 @@ public final class AgentServer: Sendable {
     private let activity = Mutex(Activity())
 
     /// Takes the agent lock and listens.
+    ///
+    /// A lock held by an agent that is stopping (its socket already gone, the requests it
+    /// accepted still being answered) is waited for, up to ``drainTimeout``: the caller that
+    /// started this agent found no socket, so this agent is the one that serves next. A lock
+    /// held by an agent that still answers on the socket means one is running: `alreadyRunning`.
     /// - Throws: ``StartFailure``.
     public init(location: AgentLocation, idleTimeout: Duration, host: SessionHost) throws(StartFailure) {
         let lock = open(location.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { throw .cannotListen("cannot open \(location.lockPath)") }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            throw .alreadyRunning
+        let deadline = ContinuousClock.now + Self.drainTimeout + .seconds(5)
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            if Self.answers(at: location.socketPath) || ContinuousClock.now >= deadline {
+                close(lock)
+                throw .alreadyRunning
+            }
+            usleep(20_000)
         }
         // We hold the lock, so no live agent listens here: whatever socket file is left is stale.
         unlink(location.socketPath)
@@ -63,6 +74,13 @@ public final class AgentServer: Sendable {
         self.location = location
         self.idleTimeout = idleTimeout
         self.host = host
+    }
+
+    /// Whether an agent accepts connections on `path`.
+    private static func answers(at path: String) -> Bool {
+        guard let connection = try? UnixSocket.connect(to: path) else { return false }
+        close(connection)
+        return true
     }
 
     deinit {
@@ -90,21 +108,44 @@ public final class AgentServer: Sendable {
             if descriptor.revents & Int16(POLLIN) == 0 { break }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-            guard UnixSocket.peerUID(connection) == getuid() else {
-                close(connection)
-                continue
-            }
-            let thread = Thread { [self] in
-                self.serve(connection)
-                close(connection)
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
+            start(connection)
         }
-        // Stop accepting first: a caller that cannot connect runs the command itself.
+        // Stop accepting first: a caller that cannot connect starts the next agent (which waits
+        // for this one's lock) or runs the command itself. Connections already queued on the
+        // listener carry requests their callers sent: they are answered, never dropped.
         unlink(location.socketPath)
+        acceptQueued()
         drain()
+    }
+
+    /// Serves the connections waiting in the listener's queue once the socket file is gone (no
+    /// new one can arrive).
+    private func acceptQueued() {
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            start(connection)
+        }
+    }
+
+    /// Answers `connection` on a thread of its own, from a process of this user only.
+    private func start(_ connection: Int32) {
+        _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
+        guard UnixSocket.peerUID(connection) == getuid() else {
+            close(connection)
+            return
+        }
+        let thread = Thread { [self] in
+            self.serve(connection)
+            close(connection)
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
     }
 
     /// Ends the watch streams and waits (bounded) for the requests in flight.
@@ -144,7 +185,10 @@ public final class AgentServer: Sendable {
         }
         switch request.operation {
         case .stop:
+            // The socket goes before the answer: once `versola agent --stop` returns, no caller
+            // reaches this agent any more (the main loop still answers what is queued).
             activity.withLock { $0.stopping = true }
+            unlink(location.socketPath)
             UnixSocket.write(AgentReply.success(["stopping": true]).line, to: connection)
         case .watch:
             tracking(connection, watcher: true) { streamStates(of: request, to: connection) }

@@ -22,7 +22,7 @@ struct GitCredentialCommand {
         }
         guard let settings, Self.serves(settings, request) else { return }
         // A profile that requires DPoP never serves git; with `auto`, the token type decides below.
-        guard settings.dpop != .require else { throw .versola(Self.dpopRefused(profile: context.profile)) }
+        guard settings.dpop != .require else { throw .versola(BearerOnlyTool.git.dpopRefused(profile: context.profile)) }
         switch operation {
         case .store:
             return
@@ -34,7 +34,7 @@ struct GitCredentialCommand {
             let token = try await CommandRunner.call(
                 AgentRequest(.token, profile: context.profile, arguments: ["forceRefresh": false]), context)
             guard token["tokenType"]?.string == "Bearer", let value = token["accessToken"]?.string else {
-                throw .versola(Self.dpopRefused(profile: context.profile))
+                throw .versola(BearerOnlyTool.git.dpopRefused(profile: context.profile))
             }
             context.console.out(Self.answer(to: request, token: value, expiresAt: token["expiresAt"]?.int64).text)
         }
@@ -59,14 +59,5 @@ struct GitCredentialCommand {
         }
         if let expiresAt { answer.attributes.append(.init("password_expiry_utc", String(expiresAt))) }
         return answer
-    }
-
-    /// A DPoP-bound profile asked for a token git would send as Bearer.
-    static func dpopRefused(profile: String) -> VersolaError {
-        let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
-        return .configuration(
-            .invalidConfiguration(
-                "the profile's tokens are DPoP-bound and git sends no DPoP proofs, so the server would refuse them; "
-                    + "sign in with Bearer tokens for git: versola login\(flag) --no-dpop"))
     }
 }

@@ -14,7 +14,7 @@ struct SetupGitCommand {
         do throws(VersolaError) {
             files = try context.profileFiles()
             settings = try files.require(context.profile)
-            guard settings.dpop != .require else { throw GitCredentialCommand.dpopRefused(profile: context.profile) }
+            guard settings.dpop != .require else { throw BearerOnlyTool.git.dpopRefused(profile: context.profile) }
             if let text = options.host {
                 let host = try GitHost.parse(text)
                 if !settings.gitHosts.contains(where: { (try? GitHost.parse($0)) == host }) {

@@ -1,32 +1,71 @@
 import Foundation
 import VersolaJOSE
 
-/// How `versola token` prints the agent's token result.
+/// How `versola token` prints the agent's token result (the `token` or `id-token` answer).
 enum TokenOutput {
-    /// When the token's expiry is unknown (an opaque token), kubectl is told to ask again
-    /// after this long; the agent answers such repeats from memory.
+    /// When a token's expiry is unknown (an opaque access token the provider gave no
+    /// `expires_in` for), kubectl is told it expires after this long.
+    ///
+    /// kubectl keeps an ExecCredential in memory until its `expirationTimestamp`; one without
+    /// it is used until the server refuses a request with 401, and that request fails (a long
+    /// `kubectl get --watch` or `port-forward` meets it when the token runs out). A short
+    /// lifetime instead makes kubectl ask again a minute later, before anything fails, and the
+    /// agent answers such repeats from memory, refreshing only near the real expiry.
     static let unknownExpiryLifetime: Int64 = 60
 
-    static func render(_ result: JSONValue, format: TokenFormat, now: Int64 = Int64(time(nil))) -> String {
-        let token = result["accessToken"]?.string ?? ""
+    /// The text for `result` in `format`.
+    /// - Parameters:
+    ///   - kind: which token the result holds (`accessToken` or `idToken`).
+    ///   - apiVersion: the ExecCredential version for `.k8s`.
+    ///   - now: seconds since 1970, for an unknown expiry.
+    static func render(
+        _ result: JSONValue, format: TokenFormat, kind: TokenKind = .access, apiVersion: ExecCredentialVersion = .v1,
+        now: Int64 = Int64(time(nil))
+    ) -> String {
+        let token = result[kind.resultMember]?.string ?? ""
         let expiresAt = result["expiresAt"]?.int64
         switch format {
         case .raw:
-            // A genuine token is visible ASCII (RFC 6749 VSCHAR) and passes unchanged.
+            // A genuine token is visible ASCII (RFC 6749 VSCHAR; a JWS is base64url) and passes unchanged.
             return TerminalText.visible(token) + "\n"
         case .json:
-            let value: JSONValue = [
-                "accessToken": .string(token), "tokenType": result["tokenType"] ?? "Bearer",
-                "expiresAt": expiresAt.map { .string(AccessTokenExpiry.rfc3339($0)) } ?? .null,
-            ]
+            let expiry: JSONValue = expiresAt.map { .string(AccessTokenExpiry.rfc3339($0)) } ?? .null
+            let value: JSONValue =
+                switch kind {
+                case .access:
+                    ["accessToken": .string(token), "tokenType": result["tokenType"] ?? "Bearer", "expiresAt": expiry]
+                case .id: ["idToken": .string(token), "expiresAt": expiry]
+                }
             return value.serialized() + "\n"
         case .k8s:
-            let expiry = expiresAt ?? now + unknownExpiryLifetime
-            let value: JSONValue = [
-                "apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
-                "status": ["token": .string(token), "expirationTimestamp": .string(AccessTokenExpiry.rfc3339(expiry))],
-            ]
-            return value.serialized() + "\n"
+            return execCredential(token: token, expiresAt: expiresAt ?? now + unknownExpiryLifetime, apiVersion: apiVersion)
+        }
+    }
+
+    /// An ExecCredential (the same members in `v1` and `v1beta1`) and a newline.
+    static func execCredential(token: String, expiresAt: Int64, apiVersion: ExecCredentialVersion) -> String {
+        let value: JSONValue = [
+            "apiVersion": .string(apiVersion.rawValue), "kind": "ExecCredential",
+            "status": ["token": .string(token), "expirationTimestamp": .string(AccessTokenExpiry.rfc3339(expiresAt))],
+        ]
+        return value.serialized() + "\n"
+    }
+}
+
+extension TokenKind {
+    /// The member of the agent's answer that holds the token.
+    var resultMember: String {
+        switch self {
+        case .access: "accessToken"
+        case .id: "idToken"
+        }
+    }
+
+    /// The agent operation that answers it.
+    var operation: AgentOperation {
+        switch self {
+        case .access: .token
+        case .id: .idToken
         }
     }
 }

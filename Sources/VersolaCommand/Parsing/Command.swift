@@ -27,6 +27,8 @@ public enum Command: Sendable, Hashable {
     case gitCredential(GitCredentialOperation)
     /// `versola setup-git [--host H]`: point git's credential helper at versola.
     case setupGit(SetupGitOptions)
+    /// `versola setup-kubectl`: print the kubeconfig user that runs versola for kubectl.
+    case setupKubectl(SetupKubectlOptions)
     /// `versola profiles`: list the saved profiles.
     case profiles
     /// `versola completion bash|zsh|fish`: print a completion script.
@@ -63,6 +65,8 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
     case gitCredential = "git-credential"
     /// `setup-git`.
     case setupGit = "setup-git"
+    /// `setup-kubectl`.
+    case setupKubectl = "setup-kubectl"
     /// `profiles`.
     case profiles
     /// `completion`.

@@ -63,8 +63,17 @@ public enum TokenFormat: String, Sendable, Hashable, CaseIterable {
     case raw
     /// `{"accessToken":…,"tokenType":…,"expiresAt":…}`.
     case json
-    /// A `client.authentication.k8s.io/v1` ExecCredential for kubectl.
+    /// An ExecCredential for kubectl, in the version `KUBERNETES_EXEC_INFO` asks for
+    /// (`client.authentication.k8s.io/v1` when it is not set).
     case k8s
+}
+
+/// Which token `versola token` hands out.
+public enum TokenKind: String, Sendable, Hashable, CaseIterable {
+    /// The access token (the default): what resource servers accept.
+    case access
+    /// The ID token: what kube-apiserver's OIDC authenticator validates.
+    case id
 }
 
 /// `versola token` options.
@@ -73,11 +82,14 @@ public struct TokenOptions: Sendable, Hashable {
     public var forceRefresh: Bool
     /// `--format raw|json|k8s`; `nil` means `raw`, or `json` with `--json`.
     public var format: TokenFormat?
+    /// `--token access|id`.
+    public var token: TokenKind
 
     /// Creates the options.
-    public init(forceRefresh: Bool = false, format: TokenFormat? = nil) {
+    public init(forceRefresh: Bool = false, format: TokenFormat? = nil, token: TokenKind = .access) {
         self.forceRefresh = forceRefresh
         self.format = format
+        self.token = token
     }
 }
 
@@ -220,6 +232,20 @@ public struct SetupGitOptions: Sendable, Hashable {
     /// Creates the options.
     public init(host: String? = nil) {
         self.host = host
+    }
+}
+
+/// `versola setup-kubectl` options.
+public struct SetupKubectlOptions: Sendable, Hashable {
+    /// `--token access|id`: the token the kubeconfig user asks for.
+    public var token: TokenKind
+    /// `--api-version v1|v1beta1`: the ExecCredential version of the kubeconfig user.
+    public var apiVersion: ExecCredentialVersion
+
+    /// Creates the options.
+    public init(token: TokenKind = .access, apiVersion: ExecCredentialVersion = .v1) {
+        self.token = token
+        self.apiVersion = apiVersion
     }
 }
 

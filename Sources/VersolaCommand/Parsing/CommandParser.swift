@@ -132,6 +132,7 @@ public enum CommandParser {
                         throw UsageError("--format must be raw, json or k8s", command: name)
                     }
                     options.format = format
+                case "--token": options.token = try reader.tokenKind(flag)
                 default: try reader.unknown(flag)
                 }
             }
@@ -227,7 +228,7 @@ public enum CommandParser {
             }
             try reader.expect(positionals, count: 0)
             command = .agent(options)
-        case .gitCredential, .setupGit, .profiles, .completion, .man:
+        case .gitCredential, .setupGit, .setupKubectl, .profiles, .completion, .man:
             command = try ToolCommandParser.build(name, reader: reader, positionals: positionals)
         }
         return command
@@ -290,6 +291,14 @@ struct FlagReader {
             throw UsageError("\(flag.name) needs a whole number in \(range.lowerBound)…\(range.upperBound)", command: command)
         }
         return value
+    }
+
+    /// The value of `--token`: `access` or `id`.
+    func tokenKind(_ flag: ParsedFlag) throws(UsageError) -> TokenKind {
+        guard let kind = TokenKind(rawValue: flag.value ?? "") else {
+            throw UsageError("--token must be access or id", command: command)
+        }
+        return kind
     }
 
     func expect(_ positionals: [String], count: Int, what: String = "") throws(UsageError) {

@@ -38,13 +38,23 @@ enum LoginCommandSpecs {
         ])
 
     static let token = CommandSpec(
-        .token, summary: "print a valid access token (raw, json, or a kubectl ExecCredential)",
-        details: "Prints a valid access token, refreshing it when less than 2 minutes are left.",
+        .token, summary: "print a valid access or ID token (raw, json, or a kubectl ExecCredential)",
+        details: """
+            Prints a valid access token (or with --token id the ID token), refreshing it when less
+            than 2 minutes are left. --format k8s answers kubectl as its credential plugin: the
+            ExecCredential is in the version KUBERNETES_EXEC_INFO asks for (v1 or v1beta1), and when
+            kubectl runs it interactively and the profile needs a sign-in, the browser sign-in runs
+            first (its messages on standard error). A DPoP-bound access token is refused there:
+            kubectl sends no proofs. versola setup-kubectl prints the kubeconfig user.
+            """,
         flags: [
             FlagSpec(["--force-refresh"], help: "refresh even when the cached token is still good"),
             FlagSpec(
                 ["--format"], value: "FORMAT", choices: TokenFormat.allCases.map(\.rawValue),
                 help: "raw (the token alone, default), json, or k8s (an ExecCredential for kubectl)"),
+            FlagSpec(
+                ["--token"], value: "KIND", choices: TokenKind.allCases.map(\.rawValue),
+                help: "access (the default) or id (the ID token, which kube-apiserver's OIDC authenticator validates)"),
         ])
 
     static let status = CommandSpec(

@@ -13,6 +13,21 @@ enum ToolCommandParser {
             for flag in reader.flags where flag.name == "--host" { options.host = flag.value }
             try reader.expect(positionals, count: 0)
             return .setupGit(options)
+        case .setupKubectl:
+            var options = SetupKubectlOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--token": options.token = try reader.tokenKind(flag)
+                case "--api-version":
+                    guard let version = ExecCredentialVersion(named: flag.value ?? "") else {
+                        throw UsageError("--api-version must be v1 or v1beta1", command: name)
+                    }
+                    options.apiVersion = version
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            return .setupKubectl(options)
         case .profiles:
             try reader.expect(positionals, count: 0)
             return .profiles

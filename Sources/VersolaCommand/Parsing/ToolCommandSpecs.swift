@@ -1,6 +1,6 @@
 /// The table entries of the commands that fit `versola` into other tools and the shell.
 enum ToolCommandSpecs {
-    static let all: [CommandSpec] = [gitCredential, setupGit, profiles, completion, man]
+    static let all: [CommandSpec] = [gitCredential, setupGit, setupKubectl, profiles, completion, man]
 
     static let gitCredential = CommandSpec(
         .gitCredential, summary: "git's credential helper: the access token for the profile's git hosts",
@@ -24,6 +24,25 @@ enum ToolCommandSpecs {
             FlagSpec(
                 ["--host"], value: "HOST",
                 help: "the git server (git.example.com, or a URL such as http://127.0.0.1:8080 on loopback)")
+        ])
+
+    static let setupKubectl = CommandSpec(
+        .setupKubectl, summary: "print the kubeconfig user that asks versola for kubectl's credentials",
+        details: """
+            Prints a kubeconfig users: entry (YAML) whose exec plugin is this versola: kubectl runs
+            versola token --format k8s for the profile and sends the token it answers. Paste it
+            into the kubeconfig's users: list and name it as a context's user (kubectl config
+            set-context --current --user=versola-PROFILE). Use --token id for a cluster that
+            validates ID tokens (kube-apiserver's OIDC authenticator). A profile that requires
+            DPoP cannot hand kubectl its access token (kubectl sends no proofs). Nothing is written.
+            """,
+        flags: [
+            FlagSpec(
+                ["--token"], value: "KIND", choices: TokenKind.allCases.map(\.rawValue),
+                help: "access (the default) or id: the token kubectl sends"),
+            FlagSpec(
+                ["--api-version"], value: "VERSION", choices: ExecCredentialVersion.allCases.map(\.shortName),
+                help: "v1 (the default, kubectl 1.22 and later) or v1beta1: the exec API version"),
         ])
 
     static let profiles = CommandSpec(

@@ -25,11 +25,16 @@ public enum AgentReplyHandOver {
     }
 
     /// Renders the handed-over answer for `arguments` (the same command line the front read)
-    /// and returns the exit status, exactly as ``CommandRunner`` would have for that answer.
-    /// - Parameter line: the answer line without its newline; empty when the answer was lost.
-    public static func finish(line: [UInt8], arguments: [String], environment: [String: String], console: any Console)
-        -> Int32
-    {
+    /// and returns the exit status, exactly as ``CommandRunner`` would have for that answer
+    /// (for kubectl that may mean signing in first, see ``TokenCommand``). Blocks the calling
+    /// thread, which must not be one of Swift's cooperative pool.
+    /// - Parameters:
+    ///   - line: the answer line without its newline; empty when the answer was lost.
+    ///   - executable: the `versola` binary, to start the session agent with after a sign-in.
+    public static func finish(
+        line: [UInt8], arguments: [String], environment: [String: String], console: any Console,
+        executable: String? = VersolaCommandLine.currentExecutable()
+    ) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try CommandParser.parse(arguments, environment: environment)
@@ -39,19 +44,23 @@ public enum AgentReplyHandOver {
         }
         let global = invocation.global
         let reply = AgentReply(line: line) ?? .failure(AgentClient.lostAnswer)
-        switch (reply, invocation.command) {
-        case (.success(let result), .token(let options)):
-            console.out(TokenOutput.render(result, format: options.effectiveFormat(json: global.json)))
-            return ExitStatus.success.rawValue
-        case (.failure(let error), _):
-            console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))
-            return ExitStatus(error).rawValue
-        case (.success, _):
-            // The front hands over `token` only; anything else is an answer this command cannot use.
+        // The front hands over `token` only; for anything else the answer cannot be used.
+        guard case .token(let options) = invocation.command else {
             let error = AgentClient.lostAnswer
             console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))
             return ExitStatus(error).rawValue
         }
+        let context = CommandContext(invocation: invocation, environment: environment, console: console, executable: executable)
+        let status = AgentServer.waitFor { () async -> ExitStatus in
+            do throws(CommandFailure) {
+                try await TokenCommand(context: context, options: options).finish(reply)
+                return .success
+            } catch {
+                console.err(ErrorReport.render(error, json: global.json, profile: global.profile))
+                return error.exitStatus
+            }
+        }
+        return (status ?? .recoverable).rawValue
     }
 
     /// Reads the handed-over answer from `descriptor` (and closes it); empty when unreadable.

@@ -33,13 +33,12 @@ public enum CommandRunner {
             try await GitCredentialCommand(context: context).run(operation)
         case .setupGit(let options):
             try await SetupGitCommand(context: context).run(options)
+        case .setupKubectl(let options):
+            try SetupKubectlCommand(context: context).run(options)
         case .login(let options):
             try await LoginCommand(context: context, options: options).run()
         case .token(let options):
-            let result = try await call(
-                AgentRequest(.token, profile: context.profile, arguments: ["forceRefresh": .bool(options.forceRefresh)]),
-                context)
-            context.console.out(TokenOutput.render(result, format: options.effectiveFormat(json: global.json)))
+            try await TokenCommand(context: context, options: options).run()
         case .status(let options):
             if options.watch {
                 try await watch(context)

@@ -87,6 +87,10 @@ public actor SessionHost {
                 "accessToken": .string(token.value), "tokenType": .string(token.tokenType == .dpop ? "DPoP" : "Bearer"),
                 "expiresAt": expiry.map { .integer($0) } ?? .null,
             ]
+        case .idToken:
+            let (session, _) = try await session(for: location(of: request))
+            let token = try await session.currentIDToken(forceRefresh: request.arguments["forceRefresh"]?.bool ?? false)
+            return ["idToken": .string(token.value), "expiresAt": .integer(Int64(token.expiresAt.timeIntervalSince1970))]
         case .userInfo:
             let (session, _) = try await session(for: location(of: request))
             let info = try await session.userInfo()

@@ -37,24 +37,39 @@ func digestSign(key: EVPKey, message: [UInt8], algorithm: SignatureAlgorithm) th
     return signature
 }
 
-/// Converts a DER ECDSA signature to the fixed-size `r || s` form JWS uses.
+/// Converts a DER ECDSA signature (as OpenSSL makes it) to the fixed-size `r || s` form JWS
+/// uses, read in place: no BIGNUMs are allocated for it.
 func rawSignature(der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
-    let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-        var cursor = buffer.baseAddress
-        return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
+    // SEQUENCE { INTEGER r, INTEGER s }; for P-256 and P-384 every length fits one byte.
+    var raw = [UInt8](repeating: 0, count: 2 * size)
+    var index = 0
+    func byte() throws(CryptoError) -> UInt8 {
+        guard index < der.count else { throw .operationFailed("decoding an ECDSA signature") }
+        defer { index += 1 }
+        return der[index]
     }
-    guard let parsed else {
-        ERR_clear_error()
+    guard try byte() == 0x30 else { throw .operationFailed("decoding an ECDSA signature") }
+    let sequenceLength = Int(try byte())
+    guard sequenceLength < 0x80, index + sequenceLength == der.count else {
         throw .operationFailed("decoding an ECDSA signature")
     }
-    defer { ECDSA_SIG_free(parsed) }
-    var raw = [UInt8](repeating: 0, count: 2 * size)
-    let ok = raw.withUnsafeMutableBufferPointer { buffer -> Bool in
-        guard let base = buffer.baseAddress else { return false }
-        return BN_bn2binpad(ECDSA_SIG_get0_r(parsed), base, Int32(size)) == Int32(size)
-            && BN_bn2binpad(ECDSA_SIG_get0_s(parsed), base + size, Int32(size)) == Int32(size)
+    for half in 0..<2 {
+        guard try byte() == 0x02 else { throw .operationFailed("decoding an ECDSA signature") }
+        var length = Int(try byte())
+        guard length > 0, length < 0x80, index + length <= der.count else {
+            throw .operationFailed("decoding an ECDSA signature")
+        }
+        // A positive INTEGER may carry one leading zero byte; what is left must fit `size`.
+        while length > size, der[index] == 0 {
+            index += 1
+            length -= 1
+        }
+        guard length <= size else { throw .operationFailed("encoding an ECDSA signature") }
+        let offset = half * size + (size - length)
+        for position in 0..<length { raw[offset + position] = der[index + position] }
+        index += length
     }
-    guard ok else { throw .operationFailed("encoding an ECDSA signature") }
+    guard index == der.count else { throw .operationFailed("decoding an ECDSA signature") }
     return raw
 }
 

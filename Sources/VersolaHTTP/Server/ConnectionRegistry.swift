@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The open connections of one server, so that `stop()` can end them. A descriptor is
 /// shut down only while registered, and a connection thread unregisters before it closes,
@@ -10,7 +11,7 @@ final class ConnectionRegistry: Sendable {
         var open: [Int: Int32] = [:]
     }
 
-    private let state = ServerLocked(State())
+    private let state = Mutex(State())
     private let maxConnections: Int
     private let dropsOldestWhenFull: Bool
 

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Serves one accepted connection on its own thread: blocking reads and writes with the
-/// read timeout, the handler run as a task the thread waits for.
+/// read timeout, the handler run as a task whose jobs this thread runs while it waits.
 struct HTTPConnection: Sendable {
     let descriptor: Int32
     let peer: HTTPServerPeer
@@ -29,9 +29,11 @@ struct HTTPConnection: Sendable {
     }
 
     private func serve() -> Ending {
+        // The handler's jobs run on this thread while it waits for them.
+        let bridge = BlockingBridge()
         if let acceptHook {
             let peer = self.peer
-            switch BlockingBridge.wait(for: { await acceptHook(peer) }) {
+            switch bridge.wait(for: { await acceptHook(peer) }) {
             case .serve: break
             case .closeBeforeReading, nil: return .close
             case .resetBeforeReading: return .reset
@@ -57,7 +59,7 @@ struct HTTPConnection: Sendable {
                     request.peer = peer
                     let handler = self.handler
                     let finalRequest = request
-                    switch BlockingBridge.wait(for: { await handler(finalRequest) }) {
+                    switch bridge.wait(for: { await handler(finalRequest) }) {
                     case .respond(let response):
                         let keepAlive = request.keepAlive && !response.asksToClose && !registry.isStopped
                         let bytes = response.serialized(

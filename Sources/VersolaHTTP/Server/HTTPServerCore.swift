@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 
 /// The running part of a server: the listener, its accept thread and the connection
@@ -13,7 +14,7 @@ final class HTTPServerCore: Sendable {
 
     let limits: HTTPServerLimits
     let registry: ConnectionRegistry
-    private let listener: ServerLocked<ListenerState>
+    private let listener: Mutex<ListenerState>
     private let acceptHook: (@Sendable (HTTPServerPeer) async -> HTTPServerAcceptDecision)?
     private let handler: @Sendable (HTTPServerRequest) async -> HTTPServerAction
 
@@ -25,7 +26,7 @@ final class HTTPServerCore: Sendable {
         self.limits = limits
         self.registry = ConnectionRegistry(
             maxConnections: max(1, limits.maxConnections), dropsOldestWhenFull: limits.dropsOldestWhenFull)
-        self.listener = ServerLocked(ListenerState(descriptor: descriptor))
+        self.listener = Mutex(ListenerState(descriptor: descriptor))
         self.acceptHook = acceptHook
         self.handler = handler
     }

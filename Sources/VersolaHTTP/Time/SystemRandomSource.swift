@@ -1,22 +1,15 @@
-/// The real random source: the system CSPRNG (`getrandom` on Linux) through
-/// `SystemRandomNumberGenerator`. Suitable for secrets.
+import VersolaCrypto
+
+/// The real random source: OpenSSL's DRBG (``SecureRandom``), seeded by the kernel and reseeded
+/// after a fork. Suitable for secrets; it makes no system call per use, which matters for a
+/// `jti` on every DPoP proof.
 public struct SystemRandomSource: RandomSource {
     /// Creates the source.
     public init() {}
 
-    /// `count` bytes from the system CSPRNG.
+    /// `count` bytes from the generator.
     public func bytes(_ count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
-        var generator = SystemRandomNumberGenerator()
-        var result = [UInt8]()
-        result.reserveCapacity(count)
-        while result.count < count {
-            var word = generator.next()
-            for _ in 0..<min(8, count - result.count) {
-                result.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        return result
+        return SecureRandom.bytes(count)
     }
 }

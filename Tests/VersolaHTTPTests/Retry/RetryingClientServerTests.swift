@@ -37,11 +37,19 @@ import VersolaTestIdP
         Cell(outcome: .success, action: .respond(status: 200)),
     ]
 
-    static let options = TransportOptions(
-        connectTimeout: .seconds(2), totalTimeout: .milliseconds(300), maxResponseBodyBytes: 1000)
+    /// The transport's real timeout only bounds a server that never answers: it is short for
+    /// the cell that stalls on purpose, and wide for every other, which a loaded machine (the
+    /// thread sanitizer's run on two cores) may answer late.
+    static func options(stalling: Bool = false) -> TransportOptions {
+        TransportOptions(
+            connectTimeout: .seconds(20), totalTimeout: stalling ? .milliseconds(300) : .seconds(30),
+            maxResponseBodyBytes: 1000)
+    }
 
-    func client(_ transport: any HTTPTransport, clock: ManualClock) -> RetryingClient {
-        RetryingClient(transport: transport, clock: clock, random: SeededRandomSource(seed: 3), defaultOptions: Self.options)
+    func client(_ transport: any HTTPTransport, clock: ManualClock, stalling: Bool = false) -> RetryingClient {
+        RetryingClient(
+            transport: transport, clock: clock, random: SeededRandomSource(seed: 3),
+            defaultOptions: Self.options(stalling: stalling))
     }
 
     // R4 R5 R6 R7: the server sees `attempts` requests exactly when the table repeats the cell.
@@ -56,7 +64,7 @@ import VersolaTestIdP
         let conclusion = RetryTableTests.expectedConclusion(kind, cell.outcome)
         let result: Result<HTTPResponse, VersolaError>
         do {
-            result = .success(try await client(CurlTransport(), clock: clock).send(
+            result = .success(try await client(CurlTransport(), clock: clock, stalling: cell.outcome == .timedOut).send(
                 HTTPRequest(method: .post, url: server.url(), body: Array("x=1".utf8)), kind: kind, budget: budget))
         } catch {
             result = .failure(error)
