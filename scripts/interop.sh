@@ -71,7 +71,8 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 glewlwyd_port=$(free_port)
-redirect_port=$(free_port)
+# Below the ephemeral range: no outgoing connection of the run can hold it (support/redirect-port.py).
+redirect_port=$(python3 "$interop/support/redirect-port.py")
 base="http://127.0.0.1:$glewlwyd_port"
 
 # A throwaway instance: its own sqlite file from the packaged schema (admin/password), its
@@ -123,21 +124,25 @@ login="$interop/glewlwyd-login.sh %s"
 revocation_bug="glewlwyd 2.7 refuses every DPoP proof at /revoke (invalid htu), so a DPoP-bound grant cannot be revoked"
 runner=(bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --login-command "$login" --port "$redirect_port"
   --resource userinfo)
+# The device flow (RFC 8628): glewlwyd-device-approve.sh approves the code at glewlwyd's
+# verification page, for the client named first.
+approve="$interop/glewlwyd-device-approve.sh"
 
 echo "== glewlwyd, Bearer, RS256 ID tokens"
-"${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd --no-dpop --name "glewlwyd Bearer RS256" || status=1
+"${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd --no-dpop --name "glewlwyd Bearer RS256" \
+  --device-approve-command "$approve versola-glewlwyd %s" || status=1
 echo "== glewlwyd, DPoP, ES256 ID tokens"
 "${runner[@]}" --issuer "$base/api/oidc" --client-id versola-glewlwyd-es256 --dpop --name "glewlwyd DPoP ES256" \
-  --known-failure "revocation=$revocation_bug" || status=1
+  --known-failure "revocation=$revocation_bug" --device-approve-command "$approve versola-glewlwyd-es256 %s" || status=1
 echo "== glewlwyd, DPoP with nonces mandatory, ES256 ID tokens"
 "${runner[@]}" --issuer "$base/api/oidcnonce" --client-id versola-glewlwyd-es256 --dpop --name "glewlwyd DPoP nonces" \
-  --known-failure "revocation=$revocation_bug" || status=1
+  --known-failure "revocation=$revocation_bug" --device-approve-command "$approve versola-glewlwyd-es256 %s" || status=1
 
 echo "== idpyoidc"
 bash "$interop/idpyoidc.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
 
 echo "== versola-test-idp --auto-login"
-"$bin/versola-test-idp" --port 0 --auto-login >"$work/idp.out" 2>"$work/idp.err" &
+"$bin/versola-test-idp" --port 0 --auto-login --device-interval 1 >"$work/idp.out" 2>"$work/idp.err" &
 pids+=($!)
 issuer=""
 for _ in $(seq 1 100); do
@@ -150,7 +155,8 @@ if [ -z "$issuer" ]; then
   status=1
 else
   bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --issuer "$issuer" --client-id versola-test \
-    --login-command 'curl -sL -o /dev/null %s' --dpop --resource userinfo --name "versola-test-idp" || status=1
+    --login-command 'curl -sL -o /dev/null %s' --dpop --resource userinfo --name "versola-test-idp" \
+    --device-approve-command 'curl -sf -o /dev/null %s' || status=1
 fi
 
 echo

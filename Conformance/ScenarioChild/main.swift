@@ -4,13 +4,15 @@ import VersolaTestIdP
 
 // versola-scenario-child: runs one session operation against a provider and kills itself
 // with SIGKILL at a chosen step, so the crash scenarios can check what a restart finds.
-//   versola-scenario-child ISSUER STATE_DIR CONFIG_DIR (login|refresh) KILL_AT
-// Steps are the store writes (save-1, save-2, …) and `token-response` (the token endpoint
-// answered, before anything was stored). `none` runs to the end. Prints the outcome.
+//   versola-scenario-child ISSUER STATE_DIR CONFIG_DIR (login|refresh|device-login|device-resume) KILL_AT
+// Steps are the store writes (save-1, save-2, …), `token-response` (the token endpoint
+// answered, before anything was stored) and `device-prompt` (a device login showed its code,
+// printed first as `prompt URL`). `none` runs to the end. Prints the outcome.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6 else {
-    FileHandle.standardError.write(Data("usage: versola-scenario-child ISSUER STATE CONFIG login|refresh KILL_AT\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: versola-scenario-child ISSUER STATE CONFIG login|refresh|device-login|device-resume KILL_AT\n".utf8))
     exit(2)
 }
 let (issuer, stateDir, configDir, action, killAt) = (arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])
@@ -79,6 +81,18 @@ do {
     switch action {
     case "login": try await session.login()
     case "refresh": _ = try await session.accessToken(forceRefresh: true)
+    case "device-login", "device-resume":
+        let dies = killAt == "device-prompt"
+        let present: @Sendable (DeviceAuthorizationPrompt) async -> Void = { prompt in
+            print("prompt \(prompt.verificationURIComplete ?? prompt.verificationURI)")
+            fflush(nil)
+            if dies { kill(getpid(), SIGKILL) }
+        }
+        if action == "device-login" {
+            try await session.loginWithDevice(present: present)
+        } else {
+            try await session.resumeDeviceLogin(present: present)
+        }
     default: exit(2)
     }
     print("ok \(session.state)")

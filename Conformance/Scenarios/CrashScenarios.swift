@@ -13,9 +13,10 @@ import VersolaTestIdP
         var state: URL { root.appendingPathComponent("state") }
         var config: URL { root.appendingPathComponent("config") }
 
-        init() async throws {
+        init(configure: (inout TestProviderConfiguration) -> Void = { _ in }) async throws {
             var configuration = TestProviderConfiguration()
             configuration.autoLogin = true
+            configure(&configuration)
             idp = try await TestIdentityServer.start(configuration: configuration)
         }
 
@@ -93,6 +94,24 @@ import VersolaTestIdP
             let before = await rig.idp.provider.requests(to: .token).count
             #expect(try await rig.child("refresh", killAt: "none").output == "error reauthenticate grantRejected unauthenticated")
             #expect(await rig.idp.provider.requests(to: .token).count == before + 1)
+        }
+    }
+
+    @Test("A14 P1 P2: a device login killed once it showed its code is resumed by a restarted process: same code, no new request")
+    func deviceLoginKilled() async throws {
+        // Real time in the children: a 1 s poll interval keeps the run short.
+        let rig = try await Rig(configure: { $0.deviceInterval = 1 })
+        try await withRig(rig) { rig in
+            let run = try await rig.child("device-login", killAt: "device-prompt")
+            #expect(run.killed, "the child printed \(run.output)")
+            let page = try #require(run.output.split(separator: " ").last.map(String.init))
+            #expect(page.contains("user_code="))
+            #expect(try await rig.restartedState() == .authorizing)
+            _ = try await HeadlessUserAgent().complete(authorizationURL: page)
+            let resumed = try await rig.child("device-resume", killAt: "none")
+            #expect(resumed.output == "prompt \(page)\nok authenticated")
+            #expect(await rig.idp.provider.requests(to: .deviceAuthorization).count == 1)
+            #expect(try await rig.restartedState() == .authenticated)
         }
     }
 

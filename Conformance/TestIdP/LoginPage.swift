@@ -17,6 +17,18 @@ enum LoginPage {
                 """)
     }
 
+    /// The device verification page without a code: a field to type the user code in.
+    static func userCodeForm(action: String) -> String {
+        page(
+            title: "Sign in a device",
+            body: """
+                <form method="get" action="\(escape(action))">
+                  <label>Code shown on your device <input name="user_code" autocomplete="off" autofocus></label>
+                  <button>Continue</button>
+                </form>
+                """)
+    }
+
     static func message(_ text: String) -> String {
         page(title: "Versola test provider", body: "<p>\(escape(text))</p>")
     }

@@ -16,6 +16,10 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
     case revocation
     /// The end-session endpoint (RP-initiated logout).
     case endSession
+    /// The device authorization endpoint (RFC 8628 §3.1).
+    case deviceAuthorization
+    /// The verification page where the person enters a user code and approves (RFC 8628 §3.3).
+    case deviceVerification
     /// A protected resource that accepts the provider's access tokens.
     case resource
     /// The provider's administration API (fault plans, the request log); never faulted.
@@ -32,6 +36,8 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
         case .userinfo: "/userinfo"
         case .revocation: "/revoke"
         case .endSession: "/logout"
+        case .deviceAuthorization: "/device_authorization"
+        case .deviceVerification: "/device"
         case .resource: "/resource"
         case .admin: "/_admin"
         }

@@ -19,7 +19,12 @@ extension TestProvider {
         document["require_pushed_authorization_requests"] = .bool(configuration.requirePushedAuthorizationRequests)
         document["response_types_supported"] = .array(configuration.responseTypesSupported.map { .string($0) })
         document["response_modes_supported"] = ["query"]
-        document["grant_types_supported"] = ["authorization_code", "refresh_token"]
+        if configuration.advertiseDeviceAuthorization {
+            document["device_authorization_endpoint"] = .string(url(of: .deviceAuthorization))
+            document["grant_types_supported"] = ["authorization_code", "refresh_token", .string(Self.deviceCodeGrantType)]
+        } else {
+            document["grant_types_supported"] = ["authorization_code", "refresh_token"]
+        }
         document["subject_types_supported"] = ["public"]
         document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
         if let methods = configuration.codeChallengeMethodsSupported {

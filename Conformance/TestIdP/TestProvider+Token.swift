@@ -13,8 +13,9 @@ extension TestProvider {
         switch form["grant_type"] {
         case "authorization_code": return exchangeCode(request, form: form, client: client, url: url)
         case "refresh_token": return refresh(request, form: form, client: client, url: url)
+        case Self.deviceCodeGrantType: return deviceCodeGrant(request, form: form, client: client, url: url)
         case .none: return oauthError("invalid_request", "grant_type is missing")
-        default: return oauthError("unsupported_grant_type", "only authorization_code and refresh_token")
+        default: return oauthError("unsupported_grant_type", "only authorization_code, refresh_token and device_code")
         }
     }
 
@@ -99,7 +100,7 @@ extension TestProvider {
 
     /// The answer of an `oauthError` fault armed on the token endpoint, whatever its code
     /// (`invalid_client` is a 401, RFC 6749 §5.2).
-    private func armedOAuthError() -> HTTPServerAction? {
+    func armedOAuthError() -> HTTPServerAction? {
         guard let fault = takeFault(.token, where: { if case .oauthError = $0 { true } else { false } }),
             case .oauthError(let code) = fault
         else { return nil }
@@ -120,9 +121,11 @@ extension TestProvider {
             }
     }
 
-    private func mintTokens(
+    /// Mints the tokens of a grant. An ID token comes with a code exchange (it has a nonce), a
+    /// device grant (`alwaysIDToken`), and a refresh when ``TestProviderConfiguration/issueIDTokenOnRefresh``.
+    func mintTokens(
         client: TestClient, scope: String, thumbprint: String?, acr: String?, authTime: Date, nonce: String?,
-        family: String, endpoint: TestEndpoint
+        family: String, endpoint: TestEndpoint, alwaysIDToken: Bool = false
     ) -> HTTPServerAction {
         let lifetime = configuration.accessTokenLifetime
         let accessToken = configuration.jwtAccessTokens
@@ -142,7 +145,7 @@ extension TestProvider {
                 clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr, authTime: authTime, family: family)
             answer["refresh_token"] = .string(refreshToken)
         }
-        if nonce != nil || configuration.issueIDTokenOnRefresh {
+        if alwaysIDToken || nonce != nil || configuration.issueIDTokenOnRefresh {
             answer["id_token"] = .string(
                 mintIDToken(
                     IDTokenContent(clientID: client.id, nonce: nonce, authTime: authTime, acr: acr, accessToken: accessToken),

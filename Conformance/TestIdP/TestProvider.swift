@@ -31,6 +31,9 @@ public actor TestProvider {
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var pushedRequests: [String: PushedRequestRecord] = [:]
     var loginTickets: [String: AuthorizationRequestRecord] = [:]
+    /// Device authorizations by device code, and the sign-in forms of their verification pages.
+    var deviceCodes: [String: DeviceCodeRecord] = [:]
+    var deviceTickets: [String: String] = [:]
     var revokedFamilies: Set<String> = []
     var seenProofIDs: [String: Date] = [:]
     var authorizationServerNonces: [String] = []
@@ -163,6 +166,8 @@ public actor TestProvider {
         case .userinfo: return userInfo(request, url: url)
         case .revocation: return revoke(request)
         case .endSession: return endSession(request)
+        case .deviceAuthorization: return deviceAuthorization(request, url: url)
+        case .deviceVerification: return deviceVerification(request)
         case .resource: return resource(request, url: url)
         case .admin: return admin(request)
         }

@@ -112,6 +112,20 @@ public struct TestProviderConfiguration: Sendable {
     public var pushedRequestLifetime: Int = 90
     /// How far a DPoP proof's `iat` may be from the provider's clock, seconds.
     public var dpopProofWindow: Int = 60
+    /// Advertise the device authorization endpoint (RFC 8628) and its grant in discovery; the
+    /// provider serves the device flow either way.
+    public var advertiseDeviceAuthorization = true
+    /// Device code lifetime (`expires_in`), seconds.
+    public var deviceCodeLifetime: Int = 600
+    /// The poll `interval` the device authorization answer names, seconds; nil omits it (the
+    /// client then waits 5 s, RFC 8628 §3.2).
+    public var deviceInterval: Int? = 5
+    /// The shortest spacing of polls the provider accepts before it answers `slow_down`,
+    /// seconds; nil for the advertised interval (5 when none is advertised). Larger than the
+    /// advertised one, it makes a provider that asks a client to slow down.
+    public var deviceEnforcedInterval: Int?
+    /// Include `verification_uri_complete` (the page with the user code in it) in the answer.
+    public var deviceVerificationURIComplete = true
     /// The `acr` the resource demands (step-up) when the token's `acr` differs; nil for none.
     public var resourceRequiredACR: String?
 

@@ -52,3 +52,26 @@ struct PushedRequestRecord: Sendable {
     var request: AuthorizationRequestRecord
     var expiresAt: Date
 }
+
+/// A device authorization (RFC 8628), from the request to the tokens.
+struct DeviceCodeRecord: Sendable {
+    /// Where the person is in answering it.
+    enum Status: Sendable, Equatable {
+        case pending
+        case approved(authTime: Date)
+        case denied
+        /// Its tokens were issued; the device code is spent.
+        case used
+    }
+
+    var clientID: String
+    var scope: String
+    var userCode: String
+    var dpopThumbprint: String?
+    var issuedAt: Date
+    var expiresAt: Date
+    /// The last poll, for `slow_down`.
+    var lastPoll: Date?
+    var status: Status = .pending
+    var family: String
+}

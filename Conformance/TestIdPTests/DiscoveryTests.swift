@@ -22,7 +22,10 @@ import VersolaTestIdP
             #expect(document["require_pushed_authorization_requests"] == false)
             #expect(document["response_types_supported"] == ["code"])
             #expect(document["response_modes_supported"] == ["query"])
-            #expect(document["grant_types_supported"] == ["authorization_code", "refresh_token"])
+            #expect(
+                document["grant_types_supported"]
+                    == ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
+            #expect(document["device_authorization_endpoint"]?.string == issuer + "/device_authorization")
             #expect(document["subject_types_supported"] == ["public"])
             #expect(document["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
             // A2: S256 only, never plain.
@@ -41,8 +44,11 @@ import VersolaTestIdP
             $0.advertisePushedAuthorizationRequests = false
             $0.advertiseDPoP = false
             $0.advertiseIssuerParameter = false
+            $0.advertiseDeviceAuthorization = false
         }) { idp in
             let document = try #require(await idp.get("/.well-known/openid-configuration").json)
+            #expect(document["device_authorization_endpoint"] == nil)
+            #expect(document["grant_types_supported"] == ["authorization_code", "refresh_token"])
             #expect(document["pushed_authorization_request_endpoint"] == nil)
             #expect(document["dpop_signing_alg_values_supported"] == nil)
             #expect(document["authorization_response_iss_parameter_supported"] == nil)

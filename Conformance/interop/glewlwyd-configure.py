@@ -5,7 +5,9 @@ Run against a fresh instance (schema from the packaged init.sqlite3.sql, admin/p
 creates the OIDC plugin instance with an RS256 and an ES256 signing key (generated with
 openssl), the test user, and two public clients (RS256 and ES256 ID tokens) whose redirect
 URI is an exact loopback URI on a fixed port. PAR is advertised; DPoP is allowed, and
-with --dpop-nonces every DPoP request must carry a server nonce.
+with --dpop-nonces every DPoP request must carry a server nonce. The device authorization
+grant (RFC 8628) is on, for the clients too (their `authorization_type` lists
+`device_authorization`).
 
 usage: glewlwyd-configure.py --base URL --redirect-uri URI --keys DIR [--plugin NAME]
                              [--dpop-nonces] [--admin-password PW]
@@ -152,7 +154,9 @@ def main() -> None:
         "auth-type-none-enabled": False,
         "auth-type-password-enabled": False,
         "auth-type-client-enabled": False,
-        "auth-type-device-enabled": False,
+        "auth-type-device-enabled": True,
+        "device-authorization-expiration": 600,
+        "device-authorization-interval": 5,
         "auth-type-refresh-enabled": True,
         "allowed-scope": ["openid", "offline_access", "profile", "email"],
         "pkce-allowed": True,
@@ -199,7 +203,7 @@ def main() -> None:
         client = {"client_id": client_id, "name": client_id, "description": f"Versola interop ({algorithm})",
                   "confidential": False, "enabled": True,
                   "redirect_uri": [arguments.redirect_uri],
-                  "authorization_type": ["code", "refresh_token"],
+                  "authorization_type": ["code", "refresh_token", "device_authorization"],
                   "scope": [], "sign_kid": "rs256" if algorithm == "RS256" else "es256"}
         if admin.call("GET", f"/api/client/{client_id}", accept=(200, 404)) is None:
             admin.call("POST", "/api/client/", client)

@@ -87,7 +87,8 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 port=$(free_port)
-redirect_port=$(free_port)
+# Below the ephemeral range: no outgoing connection of the run can hold it (support/redirect-port.py).
+redirect_port=$(python3 "$here/support/redirect-port.py")
 redirect="http://127.0.0.1:$redirect_port/callback"
 # In the temporary directory: the library writes key files under ./private.
 (cd "$work" && exec "$python" "$here/idpyoidc_op.py" --port "$port" --cert "$work/server.pem" \

@@ -12,7 +12,7 @@ Exit status: 1 when a feature failed (a known failure does not count), else 0.
 import sys
 from pathlib import Path
 
-FEATURES = ["login", "status", "token", "userinfo", "request", "refresh", "logout", "revocation"]
+FEATURES = ["login", "status", "token", "userinfo", "request", "refresh", "logout", "revocation", "device"]
 SHOWN = {"pass": "pass", "fail": "FAIL", "known-fail": "known fail"}
 
 

@@ -5,7 +5,7 @@
 #                        [--port N] [--redirect-path PATH] [--dpop|--no-dpop] [--name NAME]
 #                        [--ca-file PATH] [--scope S]... [--prompt P] [--resource URL|userinfo]
 #                        [--versola PATH] [--tsv FILE] [--no-agent] [--timeout SECONDS] [--keep]
-#                        [--known-failure 'FEATURE=REASON']...
+#                        [--known-failure 'FEATURE=REASON']... [--device-approve-command 'CMD %s']
 #
 # Register a public client at the provider first (loopback redirect URI; with a provider
 # that matches the port exactly, register `http://127.0.0.1:N/callback` and pass --port N).
@@ -32,6 +32,11 @@
 #               (with --no-agent a logout may first refresh to get an access token for the
 #               revocation, and a provider with refresh-token reuse detection then refuses the
 #               saved token whether or not it revoked: run with the agent, the default)
+#   device      with --device-approve-command: `versola login --device` on a profile of its
+#               own (RFC 8628); the command plays the person on the other device: it gets the
+#               page that holds the user code (verification_uri_complete) in place of `%s`
+#               and must approve it; then the login exits 0 and `versola token` gives a token
+#               (of type DPoP with --dpop)
 #
 # --ca-file, --scope and --prompt are handed to `versola login` (a private CA; scopes and a
 # prompt instead of the defaults).
@@ -48,7 +53,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 issuer="" client_id="" login_command="" port="" redirect_path="" dpop="" name="" versola=""
-tsv="" agent=1 timeout_seconds=60 keep=0 ca_file="" prompt="" resource=""
+tsv="" agent=1 timeout_seconds=60 keep=0 ca_file="" prompt="" resource="" device_approve=""
 known=() scopes=()
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -72,12 +77,14 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_seconds=${2:-}; shift 2 ;;
     --keep) keep=1; shift ;;
     --known-failure) known+=("${2:-}"); shift 2 ;;
+    --device-approve-command) device_approve=${2:-}; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run-provider: unknown argument $1" >&2; usage ;;
   esac
 done
 if ! { [ -n "$issuer" ] && [ -n "$client_id" ] && [ -n "$login_command" ]; }; then usage; fi
 case "$login_command" in *%s*) ;; *) echo "run-provider: --login-command needs %s for the URL" >&2; exit 2 ;; esac
+case "$device_approve" in ""|*%s*) ;; *) echo "run-provider: --device-approve-command needs %s for the page" >&2; exit 2 ;; esac
 [ -n "$name" ] || name=$(printf '%s' "$issuer" | sed -E 's#^[a-z]+://##; s#/+$##')
 
 if [ -z "$versola" ]; then
@@ -120,6 +127,19 @@ echo "login command: exit \$status"
 exit \$status
 EOF
 chmod 700 "$work/browser.sh"
+if [ -n "$device_approve" ]; then
+  quoted_approve=${device_approve//%s/\"\$1\"}
+  cat >"$work/device-approve.sh" <<EOF
+#!/usr/bin/env bash
+exec >>"$work/device.log" 2>&1
+echo "device approve command: opening the verification page"
+$quoted_approve
+status=\$?
+echo "device approve command: exit \$status"
+exit \$status
+EOF
+  chmod 700 "$work/device-approve.sh"
+fi
 
 results=()
 failures=0
@@ -302,6 +322,50 @@ else
   needed=(status token userinfo)
   [ -n "$resource" ] && needed+=(request)
   for feature in "${needed[@]}" refresh logout revocation; do record "$feature" fail "needs login"; done
+fi
+
+# device: a sign-in on another device (RFC 8628), on a profile of its own, in the background
+# while the approve command plays the person at the page that holds the code.
+if [ -n "$device_approve" ]; then
+  device_profile=$profile-device
+  device_args=(login --device --issuer "$issuer" --client-id "$client_id" --profile "$device_profile" --json)
+  [ -n "$dpop" ] && device_args+=("$dpop")
+  [ -n "$ca_file" ] && device_args+=(--ca-file "$ca_file")
+  for scope in "${scopes[@]}"; do device_args+=(--scope "$scope"); done
+  timeout "$timeout_seconds" "$versola" "${device_args[@]}" </dev/null >"$work/device.out" 2>"$work/device.err" &
+  device_pid=$!
+  page=""
+  while kill -0 "$device_pid" 2>/dev/null; do
+    page=$(awk 'shown { print $1; exit } /^Or open this page/ { shown = 1 }' "$work/device.err")
+    [ -n "$page" ] && break
+    sleep 0.1
+  done
+  approved=1
+  if [ -n "$page" ]; then
+    "$work/device-approve.sh" "$page" || { approved=0; kill "$device_pid" 2>/dev/null; }
+  fi
+  wait "$device_pid"
+  code=$?
+  err=$(tr '\n' ' ' <"$work/device.err" | cut -c1-300)
+  if [ -z "$page" ]; then
+    record device fail "no page holding the code was shown (no verification_uri_complete?): $(failure)"
+  elif [ "$approved" = 0 ]; then
+    record device fail "approve command: $(tail -n 3 "$work/device.log" | tr '\n' ' ' | cut -c1-200)"
+  elif [ "$code" != 0 ]; then
+    record device fail "$(failure)"
+  else
+    run token --profile "$device_profile" --format json
+    device_token=$(token_of "$out")
+    kind=$(json_field "$out" tokenType)
+    if [ "$code" != 0 ] || [ -z "$device_token" ]; then
+      record device fail "token after the device login: $(failure)"
+    elif [ "$dpop" = --dpop ] && [ -n "$kind" ] && [ "${kind,,}" != dpop ]; then
+      record device fail "token type $kind after the device login, expected DPoP"
+    else
+      record device pass
+    fi
+    run logout --profile "$device_profile"
+  fi
 fi
 
 elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))

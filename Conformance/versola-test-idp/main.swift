@@ -10,7 +10,7 @@ let usage = """
                             [--exact-redirect-port] [--refresh-tokens|--no-refresh-tokens]
                             [--access-token-lifetime SECONDS] [--no-dpop-metadata] [--no-offline-access]
                             [--consent-for-offline-access] [--no-code-response-type]
-                            [--confidential-client ID:SECRET]
+                            [--confidential-client ID:SECRET] [--device-interval SECONDS]
 
       --port N                   listen on port N (0, the default, picks a free port)
       --issuer-path PATH         give the issuer a path, e.g. /tenant
@@ -29,9 +29,12 @@ let usage = """
       --confidential-client ID:SECRET
                                  also know client ID, which must authenticate with SECRET at the
                                  token endpoint (HTTP Basic or client_secret; e.g. for oidc-agent)
+      --device-interval S        the device flow's poll interval in seconds (default 5)
 
     The test user is alice / wonderland. Clients: versola-test (RS256 ID tokens) and
     versola-test-es256 (ES256), both public, redirect http://127.0.0.1/callback on any port.
+    Device flow (RFC 8628): {issuer}/device_authorization; with --auto-login, opening the
+    verification_uri_complete approves the code.
     Administration: POST {issuer}/_admin/faults, POST {issuer}/_admin/clear-faults,
     POST {issuer}/_admin/rotate-keys, GET {issuer}/_admin/requests.
     """
@@ -86,6 +89,11 @@ func parseOptions(_ list: [String]) -> Options {
                 fail("--access-token-lifetime needs seconds")
             }
             options.configuration.accessTokenLifetime = seconds
+        case "--device-interval":
+            guard let seconds = Int(value(after: argument)), (1...3600).contains(seconds) else {
+                fail("--device-interval needs seconds 1…3600")
+            }
+            options.configuration.deviceInterval = seconds
         case "--confidential-client":
             let pair = value(after: argument)
             guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex else {

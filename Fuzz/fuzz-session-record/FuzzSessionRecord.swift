@@ -74,6 +74,13 @@ private func checkPlaintext(_ bytes: [UInt8]) {
             finding("a secret shows in PendingAuthorization.description")
         }
     }
+    if var device = masked.pendingDeviceAuthorization {
+        device.deviceCode = "\u{1}"
+        masked.pendingDeviceAuthorization = device
+        if device.description != record.pendingDeviceAuthorization?.description {
+            finding("a secret shows in PendingDeviceAuthorization.description")
+        }
+    }
     if masked.description != record.description { finding("a secret shows in SessionRecord.description") }
 }
 

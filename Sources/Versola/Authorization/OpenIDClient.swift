@@ -3,7 +3,8 @@ import VersolaJOSE
 
 /// The authorization engine for one client at one provider: discovery, PKCE, PAR, the
 /// loopback browser leg, the code exchange and ID token validation (A1–A9, E9, E11, E12, L1),
-/// with tokens bound to a DPoP key per `configuration.dpop` (A11, D1–D5).
+/// the device authorization grant (A14, in `OpenIDClient+Device.swift`), with tokens bound to
+/// a DPoP key per `configuration.dpop` (A11, D1–D5).
 ///
 /// ```swift
 /// let client = try OpenIDClient(configuration: ClientConfiguration(issuer: "https://login.example.com", clientID: "cli"))
@@ -21,13 +22,15 @@ public actor OpenIDClient {
     /// ``DPoPNonceCache/snapshot()`` and passes a restored cache to the initializer.
     public nonisolated let dpopNonces: DPoPNonceCache
     private let browser: any BrowserLauncher
-    private let sender: EndpointSender
-    private let discovery: DiscoveryClient
+    let sender: EndpointSender
+    let discovery: DiscoveryClient
     private var keys: JWKSCache?
     private var activeListener: LoopbackListener?
     /// Logins in progress, and whether the person cancelled before one had its listener.
-    private var loginsInProgress = 0
-    private var cancelRequested = false
+    var loginsInProgress = 0
+    var cancelRequested = false
+    /// The polling of the device login in progress (A14), cancelled by ``cancelLogin()``.
+    var activeDevicePoll: Task<Grant, any Error>?
 
     /// Creates the engine after validating the configuration (R2): nothing is sent before.
     /// - Parameters:
@@ -103,11 +106,7 @@ public actor OpenIDClient {
         let before = try newBudget()
         let metadata = try await discovery.metadata(budget: before)
         try metadata.checkSupports(configuration)
-        if let origin = Origin(url: metadata.tokenEndpoint), let wait = await environment.http.cooldown(for: origin) {
-            // R8: the provider asked for quiet; say so before a browser opens.
-            throw .recoverable(
-                .server(ServerFailure(status: 503, retryAfter: wait, failedRequests: 0, elapsed: .zero)))
-        }
+        try await checkCooldown(metadata)
         var key: DPoPKey?
         if metadata.bindsDPoP(for: configuration) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
         let parameters = metadata.authorizationParameters(parameters, for: configuration)
@@ -157,11 +156,12 @@ public actor OpenIDClient {
     }
 
     /// Cancels the login in progress on the person's behalf (`userCancelled`, E7), also one
-    /// still preparing its request (it then opens no browser). Does nothing when no login runs
-    /// or its redirect already arrived.
+    /// still preparing its request (it then opens no browser) and a device login's polling
+    /// (A14). Does nothing when no login runs or its redirect already arrived.
     public func cancelLogin() {
         if loginsInProgress > 0 { cancelRequested = true }
         activeListener?.cancel()
+        activeDevicePoll?.cancel()
     }
 
     /// Validates a redirect against a pending request and finishes the login: the exchange
@@ -193,16 +193,34 @@ public actor OpenIDClient {
             .exchangeCode(
                 code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget,
                 dpopKey: dpopKey)
+        return try await newGrant(tokens, metadata: metadata, nonce: pending.nonce, budget: budget, dpopKey: dpopKey)
+    }
+
+    /// The grant of a login's token answer: the token type checked against the key (D5), the
+    /// ID token required and validated (A7; its `nonce` only when the login sent one, as
+    /// OIDC Core asks: the device flow sends none).
+    func newGrant(
+        _ tokens: TokenResponse, metadata: ProviderMetadata, nonce: String?, budget: OperationBudget, dpopKey: DPoPKey?
+    ) async throws(VersolaError) -> Grant {
         try checkTokenType(tokens, boundTo: dpopKey)
         guard let idToken = tokens.idToken else {
             throw .configuration(.idTokenRejected("the token response has no id_token although openid was requested"))
         }
         let claims = try await validator(metadata).validate(
-            idToken, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+            idToken, nonce: nonce, accessToken: tokens.accessToken, budget: budget)
         return Grant(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { environment.clock.wallClockNow.addingTimeInterval(Self.seconds($0)) },
             refreshToken: tokens.refreshToken, idToken: idToken, claims: claims, scope: tokens.scope, dpopKey: dpopKey)
+    }
+
+    /// R8: the provider asked for quiet at its token endpoint; a login says so before a browser
+    /// opens or a user code is shown.
+    func checkCooldown(_ metadata: ProviderMetadata) async throws(VersolaError) {
+        if let origin = Origin(url: metadata.tokenEndpoint), let wait = await environment.http.cooldown(for: origin) {
+            throw .recoverable(
+                .server(ServerFailure(status: 503, retryAfter: wait, failedRequests: 0, elapsed: .zero)))
+        }
     }
 
     /// Uses a refresh token (R6), with a proof by the grant's DPoP key, and validates the new
@@ -330,7 +348,7 @@ public actor OpenIDClient {
 
     // MARK: Steps
 
-    private func newBudget() throws(VersolaError) -> OperationBudget {
+    func newBudget() throws(VersolaError) -> OperationBudget {
         try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
     }
 
@@ -340,7 +358,7 @@ public actor OpenIDClient {
         return try newBudget()
     }
 
-    private func validator(_ metadata: ProviderMetadata) -> IDTokenValidator {
+    func validator(_ metadata: ProviderMetadata) -> IDTokenValidator {
         let cache: JWKSCache
         if let keys { cache = keys } else {
             cache = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
@@ -349,10 +367,9 @@ public actor OpenIDClient {
         return IDTokenValidator(configuration: configuration, metadata: metadata, keys: cache, clock: environment.clock)
     }
 
-
     /// D5: in `.require` mode a Bearer answer to a request made with a DPoP proof is refused
     /// unless the application allowed Bearer fallback; in `.auto` mode it is accepted (A11).
-    private func checkTokenType(_ tokens: TokenResponse, boundTo key: DPoPKey?) throws(VersolaError) {
+    func checkTokenType(_ tokens: TokenResponse, boundTo key: DPoPKey?) throws(VersolaError) {
         guard key != nil, tokens.tokenType == .bearer else { return }
         // A11: only `.require` insists; `.auto` takes what the provider issues.
         guard configuration.allowsBearerFallback || configuration.dpop != .require else {
@@ -368,8 +385,7 @@ public actor OpenIDClient {
         -> PendingAuthorization
     {
         let random = environment.random
-        let scope = parameters.scopes.map { (["openid"] + $0.filter { $0 != "openid" }).joined(separator: " ") }
-            ?? configuration.requestedScope
+        let scope = parameters.scopes.map(Self.scope) ?? configuration.requestedScope
         return PendingAuthorization(
             state: Base64URL.encode(random.bytes(16)), nonce: Base64URL.encode(random.bytes(16)),
             codeVerifier: PKCE(random: random).verifier, redirectURI: redirectURI, issuer: configuration.issuer,
@@ -388,50 +404,13 @@ public actor OpenIDClient {
         return query
     }
 
-    /// RFC 9126: the push carries every parameter (`dpop_jkt` included, D4) and, with DPoP, a
-    /// proof; a refusal is a configuration error before any browser opens (E11).
-    ///
-    /// Provider quirk (seen with glewlwyd): with nonces mandatory, its PAR endpoint refuses a
-    /// proof without a nonce (`403 invalid_dpop_proof`, or `use_dpop_nonce`) but sends no
-    /// `DPoP-Nonce` to retry with. A proof is optional at PAR (RFC 9449 §10.1: `dpop_jkt`
-    /// alone binds the request), so when the push is still refused for its proof after the
-    /// sender's one-time retries, it is sent once more without a proof; `dpop_jkt` still binds
-    /// the code to the key, and the token endpoint checks the proof (with its nonce) later.
-    private func push(_ query: [(String, String)], to endpoint: URL, budget: OperationBudget, dpopKey: DPoPKey?)
-        async throws(VersolaError) -> String
-    {
-        let body = FormBody(query.map { FormBody.Field(name: $0.0, value: $0.1) })
-        let request = HTTPRequest(
-            method: .post, url: endpoint, headers: ["Content-Type": FormBody.contentType, "Accept": "application/json"],
-            body: body.encoded)
-        var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
-        if dpopKey != nil, let demand = DPoPDemand(response) {
-            let reason = demand == .nonce ? "demanded a DPoP nonce without sending one" : "refused the DPoP proof"
-            environment.log.record(VersolaLogEvent(.info, "the PAR endpoint \(reason); pushing with dpop_jkt only"))
-            response = try await sender.send(request, kind: .read, budget: budget)
-        }
-        guard (200..<300).contains(response.status) else {
-            throw .configuration(
-                .authorizationRejected(
-                    "the provider refused the pushed request (status \(response.status))",
-                    provider: OAuthErrorResponse(body: response.body)?.providerError))
-        }
-        guard let document = try? JSONValue(parsing: response.body), let requestURI = document["request_uri"]?.string,
-            !requestURI.isEmpty
-        else {
-            throw .recoverable(
-                .server(ServerFailure(status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed)))
-        }
-        return requestURI
-    }
-
-    private static func appending(_ pairs: [(String, String)], to url: URL) -> String {
+    static func appending(_ pairs: [(String, String)], to url: URL) -> String {
         let body = FormBody(pairs.map { FormBody.Field(name: $0.0, value: $0.1) })
         let base = url.absoluteString
         return base + (base.contains("?") ? "&" : "?") + String(decoding: body.encoded, as: UTF8.self)
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
+    static func seconds(_ duration: Duration) -> TimeInterval {
         let parts = duration.components
         return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }

@@ -30,6 +30,9 @@ public struct ProviderMetadata: Sendable, Hashable {
     public let endSessionEndpoint: URL?
     /// The RFC 9126 pushed authorization request endpoint, when advertised.
     public let pushedAuthorizationRequestEndpoint: URL?
+    /// The RFC 8628 device authorization endpoint, when advertised (`device_authorization_endpoint`):
+    /// where a device flow login (A14) asks for its user code.
+    public let deviceAuthorizationEndpoint: URL?
     /// Whether the provider accepts only pushed authorization requests (RFC 9126 §5). Default false.
     public let requiresPushedAuthorizationRequests: Bool
     /// The response types advertised (`response_types_supported`), when the member is present.
@@ -81,6 +84,7 @@ public struct ProviderMetadata: Sendable, Hashable {
         revocationEndpoint = try reader.optionalEndpoint("revocation_endpoint")
         endSessionEndpoint = try reader.optionalEndpoint("end_session_endpoint")
         pushedAuthorizationRequestEndpoint = try reader.optionalEndpoint("pushed_authorization_request_endpoint")
+        deviceAuthorizationEndpoint = try reader.optionalEndpoint("device_authorization_endpoint")
         requiresPushedAuthorizationRequests = try reader.optionalBool("require_pushed_authorization_requests") ?? false
         responseTypesSupported = try reader.optionalStrings("response_types_supported")
         scopesSupported = try reader.optionalStrings("scopes_supported")
@@ -122,10 +126,10 @@ public struct ProviderMetadata: Sendable, Hashable {
     /// Checks that the provider offers what the configuration needs, before any browser opens.
     /// - Throws: `.configuration(.providerUnsupported)` when `response_types_supported` is
     ///   present without `code`, or `code_challenge_methods_supported` is present without
-    ///   `S256` (A2, A13); when the DPoP mode is `.require` and the provider does not advertise
-    ///   ES256 proofs, unless Bearer fallback is allowed (D5, A11); when PAR is required by
-    ///   the configuration but not offered, or required by the provider but configured `.never`
-    ///   or offered without an endpoint (A3); when no allowed ID token algorithm is advertised (A7).
+    ///   `S256` (A2, A13); when PAR is required by the configuration but not offered, or
+    ///   required by the provider but configured `.never` or offered without an endpoint (A3);
+    ///   and for what every login needs (``checkSupportsAnyLogin(_:)``: DPoP, D5 and A11; the
+    ///   ID token algorithms, A7).
     public func checkSupports(_ configuration: ClientConfiguration) throws(VersolaError) {
         if let types = responseTypesSupported, !types.contains("code") {
             throw Self.unsupported(
@@ -137,15 +141,7 @@ public struct ProviderMetadata: Sendable, Hashable {
                 "PKCE S256 is not among code_challenge_methods_supported (\(Self.listed(methods))); "
                     + "the provider must offer it", whole: false)
         }
-        if configuration.dpop == .require, !configuration.allowsBearerFallback,
-            dpopSigningAlgorithmsSupported?.contains(.es256) != true
-        {
-            let fix = "use --dpop auto or --dpop off (DPoP mode auto or off)"
-            throw Self.unsupported(
-                dpopSigningAlgorithmsSupported == nil
-                    ? "DPoP is required but the provider does not advertise it (no dpop_signing_alg_values_supported); \(fix)"
-                    : "DPoP is required but ES256 is not among dpop_signing_alg_values_supported; \(fix)", whole: false)
-        }
+        try checkSupportsAnyLogin(configuration)
         if configuration.pushedAuthorization == .required, pushedAuthorizationRequestEndpoint == nil {
             throw Self.unsupported(
                 "pushed authorization is required by the configuration but no pushed_authorization_request_endpoint is advertised",
@@ -161,6 +157,36 @@ public struct ProviderMetadata: Sendable, Hashable {
                     "the provider requires pushed authorization requests but advertises no endpoint for them",
                     whole: false)
             }
+        }
+    }
+
+    /// Checks that the provider offers the device authorization grant (RFC 8628, A14) and what
+    /// every login needs, before any user code is asked for. The code flow's own requirements
+    /// (`code` response type, PKCE, PAR) do not apply: the device flow uses none of them.
+    /// - Throws: `.configuration(.providerUnsupported)` when no `device_authorization_endpoint`
+    ///   is advertised, and as ``checkSupportsAnyLogin(_:)``.
+    public func checkSupportsDeviceAuthorization(_ configuration: ClientConfiguration) throws(VersolaError) {
+        guard deviceAuthorizationEndpoint != nil else {
+            throw Self.unsupported(
+                "the provider offers no sign-in on another device (no device_authorization_endpoint in its "
+                    + "discovery document); sign in through the browser instead", whole: false)
+        }
+        try checkSupportsAnyLogin(configuration)
+    }
+
+    /// What any login needs, whatever the flow.
+    /// - Throws: `.configuration(.providerUnsupported)` when the DPoP mode is `.require` and the
+    ///   provider does not advertise ES256 proofs, unless Bearer fallback is allowed (D5, A11);
+    ///   when no allowed ID token algorithm is advertised (A7).
+    public func checkSupportsAnyLogin(_ configuration: ClientConfiguration) throws(VersolaError) {
+        if configuration.dpop == .require, !configuration.allowsBearerFallback,
+            dpopSigningAlgorithmsSupported?.contains(.es256) != true
+        {
+            let fix = "use --dpop auto or --dpop off (DPoP mode auto or off)"
+            throw Self.unsupported(
+                dpopSigningAlgorithmsSupported == nil
+                    ? "DPoP is required but the provider does not advertise it (no dpop_signing_alg_values_supported); \(fix)"
+                    : "DPoP is required but ES256 is not among dpop_signing_alg_values_supported; \(fix)", whole: false)
         }
         if idTokenAlgorithms(for: configuration).isEmpty {
             let advertised = idTokenSigningAlgorithmsSupported.map { $0.map(\.rawValue).sorted() } ?? []

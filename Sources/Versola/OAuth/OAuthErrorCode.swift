@@ -1,10 +1,11 @@
 /// An OAuth 2.0 / OpenID Connect `error` code as a provider sends it (RFC 6749 §4.1.2.1 and
-/// §5.2, OIDC Core §3.1.2.6, RFC 9449 §12.2). Codes this client does not know keep their text
+/// §5.2, OIDC Core §3.1.2.6, RFC 9449 §12.2, RFC 8628 §3.5). Codes this client does not know keep their text
 /// in ``other(_:)``.
 ///
 /// ```swift
 /// OAuthErrorCode(rawValue: "invalid_grant")   // .invalidGrant
-/// OAuthErrorCode(rawValue: "slow_down")       // .other("slow_down")
+/// OAuthErrorCode(rawValue: "slow_down")       // .slowDown
+/// OAuthErrorCode(rawValue: "custom_thing")    // .other("custom_thing")
 /// ```
 public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
     /// `invalid_request`: a malformed request.
@@ -39,6 +40,13 @@ public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
     case useDPoPNonce
     /// `invalid_dpop_proof` (RFC 9449 §5).
     case invalidDPoPProof
+    /// `authorization_pending` (RFC 8628 §3.5): the person has not answered the device
+    /// authorization yet; poll again after the interval.
+    case authorizationPending
+    /// `slow_down` (RFC 8628 §3.5): polled too often; poll again, 5 seconds slower from now on.
+    case slowDown
+    /// `expired_token` (RFC 8628 §3.5): the device code expired before the person answered.
+    case expiredToken
     /// Any other code, as sent.
     case other(String)
 
@@ -50,7 +58,8 @@ public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
         ("temporarily_unavailable", .temporarilyUnavailable), ("login_required", .loginRequired),
         ("interaction_required", .interactionRequired), ("consent_required", .consentRequired),
         ("account_selection_required", .accountSelectionRequired), ("use_dpop_nonce", .useDPoPNonce),
-        ("invalid_dpop_proof", .invalidDPoPProof),
+        ("invalid_dpop_proof", .invalidDPoPProof), ("authorization_pending", .authorizationPending),
+        ("slow_down", .slowDown), ("expired_token", .expiredToken),
     ]
 
     /// The code for a wire value; exact and case-sensitive, as RFC 6749 defines the values.

@@ -13,9 +13,12 @@ extension OAuthErrorResponse {
     /// | `login_required`, `interaction_required`, `consent_required`, `account_selection_required` | `.reauthenticate(.interactionRequired)` |
     /// | `invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `unsupported_response_type` | `.configuration(.providerUnsupported)` |
     /// | `invalid_request` | `.configuration(.invalidConfiguration)` |
-    /// | `server_error`, `temporarily_unavailable`, `use_dpop_nonce`, `invalid_dpop_proof`, any other | `.recoverable(.server)` with the status |
+    /// | `expired_token` | `.recoverable(.pendingRequestExpired)` |
+    /// | `server_error`, `temporarily_unavailable`, `use_dpop_nonce`, `invalid_dpop_proof`, `authorization_pending`, `slow_down`, any other | `.recoverable(.server)` with the status |
     ///
-    /// The DPoP codes are handled by the sender's one-time retries (R3) before they get here.
+    /// The DPoP codes are handled by the sender's one-time retries (R3) before they get here,
+    /// and `authorization_pending` and `slow_down` by the device flow's polling (A14): only an
+    /// answer where they make no sense reaches this table with them.
     /// A configuration or server error keeps the code and description, cleaned (E14).
     /// - Parameters:
     ///   - status: the HTTP status of the answer (0 for an error delivered on a redirect).
@@ -36,7 +39,10 @@ extension OAuthErrorResponse {
         case .invalidRequest:
             return .configuration(
                 .invalidConfiguration("the provider \(answered): it calls the request malformed", provider: providerError))
-        case .serverError, .temporarilyUnavailable, .useDPoPNonce, .invalidDPoPProof, .other:
+        case .expiredToken:
+            return .recoverable(.pendingRequestExpired)
+        case .serverError, .temporarilyUnavailable, .useDPoPNonce, .invalidDPoPProof, .authorizationPending, .slowDown,
+            .other:
             return .recoverable(
                 .server(
                     ServerFailure(

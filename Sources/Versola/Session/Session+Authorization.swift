@@ -45,7 +45,7 @@ extension Session {
             let key = try await client.resolvedDPoP() ? try DPoPKey.generate() : nil
             let newGrant = try await client.login(
                 parameters, timeout: configuration.loginTimeout, dpopKey: key,
-                onPending: { request throws(VersolaError) in try await self.storePending(request, key: key) },
+                onPending: { request throws(VersolaError) in try await self.storePending(.browser(request), key: key) },
                 present: present)
             try await adopt(newGrant)
         } catch {
@@ -58,13 +58,13 @@ extension Session {
         }
     }
 
-    /// P1: the pending request is on disk before the browser opens. Over a live grant the
-    /// grant's own key keeps its slot (P9); such a re-login cannot be resumed by another
-    /// process, only completed by this one.
-    private func storePending(_ request: PendingAuthorization, key: DPoPKey?) async throws(VersolaError) {
+    /// P1: the pending request is on disk before the browser opens (or the user code is
+    /// shown). Over a live grant the grant's own key keeps its slot (P9); such a re-login
+    /// cannot be resumed by another process, only completed by this one.
+    func storePending(_ request: PendingRequest, key: DPoPKey?) async throws(VersolaError) {
         try await write { stored in
             var record = stored ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
-            record.pendingAuthorization = request
+            record.pendingRequest = request
             if record.refreshToken == nil && record.idToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
             return record
         }
@@ -82,9 +82,11 @@ extension Session {
         case .otherRequest?, .notAResponse?: throw .configuration(.stateMismatch)
         }
         try checkUnlocked()
-        guard let pending = machine.pendingRequest, state == .authorizing else {
+        guard let pendingRequest = machine.pendingRequest, state == .authorizing else {
             throw .recoverable(.pendingRequestExpired)
         }
+        // A device login waits for an approval, not a redirect: this one answers another sign-in.
+        guard case .browser(let pending) = pendingRequest else { throw .configuration(.stateMismatch) }
         if pending.isExpired(at: client.environment.clock.wallClockNow) {
             await perform(apply(.pendingExpired))
             throw .recoverable(.pendingRequestExpired)
@@ -106,7 +108,7 @@ extension Session {
 
     /// P9: everything validated; swap identities in one write, then publish. A write that
     /// fails fails the login and changes nothing (P11): the new refresh token was never spent.
-    private func adopt(_ newGrant: Grant) async throws(VersolaError) {
+    func adopt(_ newGrant: Grant) async throws(VersolaError) {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
             subject: newGrant.claims.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,

@@ -166,18 +166,18 @@ public actor Session {
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID
         else { return (.empty, nil) }
         if let idToken = record.idToken, let claims = IDTokenClaims(restoringValidated: idToken),
-            record.refreshToken != nil || record.pendingAuthorization == nil
+            record.refreshToken != nil || record.pendingRequest == nil
         {
             let grant = Grant(
                 accessToken: "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop, expiresAt: nil,
                 refreshToken: record.refreshToken, idToken: idToken, claims: claims, scope: nil,
                 dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
             return (
-                .grant(grant, refreshing: record.refreshInFlight != nil, hasPendingRequest: record.pendingAuthorization != nil),
+                .grant(grant, refreshing: record.refreshInFlight != nil, hasPendingRequest: record.pendingRequest != nil),
                 record
             )
         }
-        if let request = record.pendingAuthorization {
+        if let request = record.pendingRequest {
             let expired = request.isExpired(at: client.environment.clock.wallClockNow)
             return (expired ? .expiredPendingRequest : .pendingRequest(request), record)
         }
@@ -222,14 +222,16 @@ public actor Session {
     func perform(_ actions: [SessionAction]) async {
         for action in actions {
             switch action {
-            case .publish, .keepPendingRequest: break
+            case .publish, .keepPendingRequest, .requestDeviceAuthorization, .pollDeviceAuthorization:
+                // The last two are carried out by the device login that applied the event.
+                break
             case .wipeCredentials:
                 unsaved = nil
                 try? await wipeStore()
             case .discardPendingRequest:
                 try? await write { record in
-                    guard var record, record.pendingAuthorization != nil else { return record }
-                    record.pendingAuthorization = nil
+                    guard var record, record.pendingRequest != nil else { return record }
+                    record.pendingRequest = nil
                     return record.refreshToken == nil && record.idToken == nil ? nil : record
                 }
             case .restore:

@@ -23,8 +23,8 @@ struct SessionMachine: Sendable, Hashable {
     /// The grant held in this state, if any (S2).
     var heldGrant: HeldGrant? { phase.heldGrant }
 
-    /// The pending authorization request of `authorizing`, if any.
-    var pendingRequest: PendingAuthorization? {
+    /// The pending request of `authorizing`, if any.
+    var pendingRequest: PendingRequest? {
         if case .authorizing(let authorizing) = phase { authorizing.pending } else { nil }
     }
 
@@ -41,6 +41,8 @@ struct SessionMachine: Sendable, Hashable {
         case .storeChanged(let stored): storeChanged(stored)
         case .loginStarted: authorizationStarted(stepUp: false)
         case .stepUpStarted: authorizationStarted(stepUp: true)
+        case .deviceLoginStarted: deviceLoginStarted(resumeOnly: false)
+        case .deviceLoginResumed: deviceLoginStarted(resumeOnly: true)
         case .pendingStored(let pending): pendingStored(pending)
         case .authorizationSucceeded(let grant): authorizationSucceeded(grant)
         case .authorizationFailed(let error): authorizationFailed(error)
@@ -137,7 +139,25 @@ struct SessionMachine: Sendable, Hashable {
         return allowed ? move(to: .authorizing(Authorizing(pending: nil, live: true, before: phase))) : []
     }
 
-    private mutating func pendingStored(_ pending: PendingAuthorization) -> [SessionAction] {
+    /// A14: a device login takes up a device request restored from disk (P2), which no
+    /// process runs; otherwise it starts like `login()` (never over a step-up: the device flow
+    /// carries no `acr_values`).
+    private mutating func deviceLoginStarted(resumeOnly: Bool) -> [SessionAction] {
+        switch phase {
+        case .authorizing(var authorizing):
+            guard !authorizing.live, case .device(let device)? = authorizing.pending else { return [] }
+            authorizing.live = true
+            phase = .authorizing(authorizing)
+            return [.pollDeviceAuthorization(device)]
+        case .unauthenticated, .authenticated:
+            if resumeOnly { return [] }
+            return move(to: .authorizing(Authorizing(pending: nil, live: true, before: phase))) + [.requestDeviceAuthorization]
+        case .refreshing, .stepUpRequired, .locked, .loggingOut:
+            return []
+        }
+    }
+
+    private mutating func pendingStored(_ pending: PendingRequest) -> [SessionAction] {
         switch phase {
         case .authorizing(var authorizing):
             authorizing.pending = pending

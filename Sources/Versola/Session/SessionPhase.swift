@@ -37,12 +37,13 @@ indirect enum SessionPhase: Sendable, Hashable {
     }
 }
 
-/// A login or step-up waiting for its redirect.
+/// A login or step-up waiting for its redirect, or a device login waiting for its approval.
 struct Authorizing: Sendable, Hashable {
     /// The request on disk (P1), once written; nil just after the login began.
-    var pending: PendingAuthorization?
-    /// Whether this process's listener waits for the redirect; false for a request restored
-    /// from disk or begun by another process.
+    var pending: PendingRequest?
+    /// Whether this process runs the login (its listener waits for the redirect, or it polls
+    /// for the device approval); false for a request restored from disk or begun by another
+    /// process.
     var live: Bool
     /// Where a failure returns to (S4).
     var before: SessionPhase
@@ -79,9 +80,10 @@ enum StoredSession: Sendable, Hashable {
     /// A grant; `refreshing` while some process is spending its refresh token (the record's
     /// in-flight marker); with a pending request beside it (P3).
     case grant(Grant, refreshing: Bool, hasPendingRequest: Bool)
-    /// Only a pending request, younger than 10 minutes (P2).
-    case pendingRequest(PendingAuthorization)
-    /// Only a pending request, older than 10 minutes (P2).
+    /// Only a pending request that can still complete: a browser request younger than 10
+    /// minutes, a device request before its `expires_in` (P2, A14).
+    case pendingRequest(PendingRequest)
+    /// Only a pending request that expired (P2, A14).
     case expiredPendingRequest
     /// The key source is locked (S10).
     case locked
@@ -99,8 +101,14 @@ enum SessionEvent: Sendable, Hashable {
     case loginStarted
     /// `stepUp()` began (S5).
     case stepUpStarted
-    /// The pending request was written (P1).
-    case pendingStored(PendingAuthorization)
+    /// `loginWithDevice()` began (A14): it resumes a device request restored from disk (P2)
+    /// when there is one, else asks for a new code.
+    case deviceLoginStarted
+    /// `resumeDeviceLogin()` began (A14, P2): only a device request restored from disk is
+    /// taken up.
+    case deviceLoginResumed
+    /// The pending request was written (P1), or rewritten (a device request's new interval).
+    case pendingStored(PendingRequest)
     /// The redirect validated and the code exchange succeeded (S4).
     case authorizationSucceeded(HeldGrant)
     /// The authorization failed or was cancelled (S4, E7).
@@ -148,6 +156,11 @@ enum SessionAction: Sendable, Hashable {
     case restore
     /// Revoke this grant's refresh token (a refresh that finished after logout, S12).
     case revoke(Grant)
-    /// Stop this process's browser leg: another process completed the login (L2).
+    /// Stop this process's browser leg or device polling: another process completed the login (L2).
     case endLiveLogin
+    /// Ask the provider for a new device code (A14): carried out by the login that applied the event.
+    case requestDeviceAuthorization
+    /// Go on polling for this restored device request (P2, A14): carried out by the login
+    /// that applied the event.
+    case pollDeviceAuthorization(PendingDeviceAuthorization)
 }

@@ -8,7 +8,9 @@ extension SessionRecord {
 
     /// The record as JSON bytes (deterministic: members in a fixed order, nonces sorted).
     ///
-    /// Every member is always written; an absent item is `null`. Byte strings are base64url,
+    /// Every member is always written; an absent item is `null`. The pending request is
+    /// `pendingAuthorization` for a browser request, `pendingDeviceAuthorization` for a device
+    /// one (the other `null`). Byte strings are base64url,
     /// times are seconds since Foundation's reference date (2001-01-01), which round-trips a
     /// `Date` exactly. The bytes hold secrets: seal them before they leave memory.
     ///
@@ -26,8 +28,9 @@ extension SessionRecord {
 
     /// Decodes bytes written by ``serialized()``.
     ///
-    /// Strict: an unknown `version`, a missing, extra or mistyped member, or a DPoP key that
-    /// is not 32 bytes is an error.
+    /// Strict: an unknown `version`, a missing, extra or mistyped member, two pending requests,
+    /// or a DPoP key that is not 32 bytes is an error. `pendingDeviceAuthorization` alone may be
+    /// missing (records written before the device flow existed): it reads as `null`.
     /// - Throws: `.reauthenticate(.credentialsInvalidated)` (E9): stored data that cannot be
     ///   read is a sign-out, not a crash.
     public init(serialized bytes: [UInt8]) throws(VersolaError) {
@@ -48,6 +51,7 @@ extension SessionRecord {
         object["idToken"] = Self.optional(idToken)
         object["dpopPrivateKey"] = dpopPrivateKey.map { .string(Base64URL.encode($0)) } ?? .null
         object["pendingAuthorization"] = pendingAuthorization.map(Self.encode) ?? .null
+        object["pendingDeviceAuthorization"] = pendingDeviceAuthorization.map(Self.encode) ?? .null
         object["dpopNonces"] = .object(
             JSONObject(dpopNonces.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
         object["refreshInFlight"] = refreshInFlight.map(Self.encode) ?? .null
@@ -72,6 +76,10 @@ extension SessionRecord {
             key = try decodeBytes(text, member: "dpopPrivateKey", count: 32)
         }
         let pendingValue = try reader.take("pendingAuthorization")
+        let deviceValue = reader.takeIfPresent("pendingDeviceAuthorization") ?? .null
+        if !pendingValue.isNull && !deviceValue.isNull {
+            throw SessionRecordFormatError("the record holds two pending requests")
+        }
         let inFlightValue = try reader.take("refreshInFlight")
         let record = SessionRecord(
             issuer: try reader.string("issuer"),
@@ -82,7 +90,8 @@ extension SessionRecord {
             dpopPrivateKey: key,
             pendingAuthorization: pendingValue.isNull ? nil : try decodePending(pendingValue),
             dpopNonces: try decodeNonces(try reader.take("dpopNonces")),
-            refreshInFlight: inFlightValue.isNull ? nil : try decodeInFlight(inFlightValue))
+            refreshInFlight: inFlightValue.isNull ? nil : try decodeInFlight(inFlightValue),
+            pendingDeviceAuthorization: deviceValue.isNull ? nil : try decodeDevice(deviceValue))
         try reader.finish()
         return record
     }
@@ -143,6 +152,43 @@ extension SessionRecord {
         return pending
     }
 
+    private static func encode(_ pending: PendingDeviceAuthorization) -> JSONValue {
+        var object = JSONObject()
+        object["deviceCode"] = .string(pending.deviceCode)
+        object["userCode"] = .string(pending.userCode)
+        object["verificationURI"] = .string(pending.verificationURI)
+        object["verificationURIComplete"] = optional(pending.verificationURIComplete)
+        object["interval"] = .integer(Int64(pending.interval))
+        object["expiresAt"] = .double(pending.expiresAt.timeIntervalSinceReferenceDate)
+        object["issuer"] = .string(pending.issuer)
+        object["clientID"] = .string(pending.clientID)
+        object["scope"] = .string(pending.scope)
+        object["dpopThumbprint"] = optional(pending.dpopThumbprint)
+        object["createdAt"] = .double(pending.createdAt.timeIntervalSinceReferenceDate)
+        return .object(object)
+    }
+
+    private static func decodeDevice(_ value: JSONValue) throws(SessionRecordFormatError) -> PendingDeviceAuthorization {
+        var reader = try MemberReader(value, what: "pendingDeviceAuthorization")
+        guard let interval = try reader.take("interval").int64, let seconds = Int(exactly: interval), seconds > 0 else {
+            throw SessionRecordFormatError("\"interval\" is not a positive integer")
+        }
+        let pending = PendingDeviceAuthorization(
+            deviceCode: try reader.string("deviceCode"),
+            userCode: try reader.string("userCode"),
+            verificationURI: try reader.string("verificationURI"),
+            verificationURIComplete: try reader.optionalString("verificationURIComplete"),
+            interval: seconds,
+            expiresAt: try reader.date("expiresAt"),
+            issuer: try reader.string("issuer"),
+            clientID: try reader.string("clientID"),
+            scope: try reader.string("scope"),
+            dpopThumbprint: try reader.optionalString("dpopThumbprint"),
+            createdAt: try reader.date("createdAt"))
+        try reader.finish()
+        return pending
+    }
+
     private static func encode(_ marker: RefreshInFlight) -> JSONValue {
         [
             "startedAt": .double(marker.startedAt.timeIntervalSinceReferenceDate),
@@ -195,6 +241,12 @@ private struct MemberReader {
         guard let value = remaining[name] else { throw SessionRecordFormatError("\(what) lacks \"\(name)\"") }
         remaining[name] = nil
         return value
+    }
+
+    /// The member `name`, removed, or nil when it is missing.
+    mutating func takeIfPresent(_ name: String) -> JSONValue? {
+        defer { remaining[name] = nil }
+        return remaining[name]
     }
 
     mutating func string(_ name: String) throws(SessionRecordFormatError) -> String {

@@ -3,8 +3,9 @@ import Foundation
 /// Everything stored for one profile, sealed and written as one record (P8): a session's
 /// items move together and are never half-written.
 ///
-/// It holds the refresh token, the raw ID token, the DPoP private key, the pending
-/// authorization request, learned DPoP nonces and the refresh-in-flight marker. It never
+/// It holds the refresh token, the raw ID token, the DPoP private key, the pending request
+/// (a browser authorization or a device authorization), learned DPoP nonces and the
+/// refresh-in-flight marker. It never
 /// holds the access token nor parsed claims: those live in memory only (P4), and this type
 /// has no field for them.
 ///
@@ -31,8 +32,9 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
     public var idToken: String?
     /// The DPoP private key of the grant (the 32-byte P-256 scalar), when DPoP is on. Secret.
     public var dpopPrivateKey: [UInt8]?
-    /// The authorization request waiting for its redirect (P1), when any.
-    public var pendingAuthorization: PendingAuthorization?
+    /// The login waiting to complete (P1, A14), when any: a browser request waiting for its
+    /// redirect, or a device authorization waiting for its approval.
+    public var pendingRequest: PendingRequest?
     /// DPoP nonces learned per origin (D3): origin (`https://host:port`) → nonce.
     public var dpopNonces: [String: String]
     /// Set just before a rotating refresh token is spent, cleared when the answer is saved.
@@ -42,7 +44,8 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
     public init(
         issuer: String, clientID: String, subject: String? = nil, refreshToken: String? = nil,
         idToken: String? = nil, dpopPrivateKey: [UInt8]? = nil, pendingAuthorization: PendingAuthorization? = nil,
-        dpopNonces: [String: String] = [:], refreshInFlight: RefreshInFlight? = nil
+        dpopNonces: [String: String] = [:], refreshInFlight: RefreshInFlight? = nil,
+        pendingDeviceAuthorization: PendingDeviceAuthorization? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -50,9 +53,23 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.dpopPrivateKey = dpopPrivateKey
-        self.pendingAuthorization = pendingAuthorization
+        self.pendingRequest = pendingAuthorization.map { .browser($0) } ?? pendingDeviceAuthorization.map { .device($0) }
         self.dpopNonces = dpopNonces
         self.refreshInFlight = refreshInFlight
+    }
+
+    /// The browser authorization waiting for its redirect, when that is the pending request.
+    /// Setting it replaces the pending request, whatever kind it was.
+    public var pendingAuthorization: PendingAuthorization? {
+        get { pendingRequest?.browser }
+        set { pendingRequest = newValue.map { .browser($0) } }
+    }
+
+    /// The device authorization waiting for its approval, when that is the pending request.
+    /// Setting it replaces the pending request, whatever kind it was.
+    public var pendingDeviceAuthorization: PendingDeviceAuthorization? {
+        get { pendingRequest?.device }
+        set { pendingRequest = newValue.map { .device($0) } }
     }
 
     /// Which items are present, without any value that could be a secret.
@@ -62,7 +79,11 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
         if refreshToken != nil { items.append("refresh token") }
         if idToken != nil { items.append("ID token") }
         if dpopPrivateKey != nil { items.append("DPoP key") }
-        if pendingAuthorization != nil { items.append("pending authorization") }
+        switch pendingRequest {
+        case .browser?: items.append("pending authorization")
+        case .device?: items.append("pending device authorization")
+        case nil: break
+        }
         if !dpopNonces.isEmpty { items.append("\(dpopNonces.count) DPoP nonce(s)") }
         if refreshInFlight != nil { items.append("refresh in flight") }
         let held = items.isEmpty ? "nothing" : items.joined(separator: ", ")

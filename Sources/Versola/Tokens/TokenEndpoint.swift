@@ -1,12 +1,14 @@
 import Foundation
 
-/// The provider's token endpoint (RFC 6749 §3.2): the authorization-code exchange and the
-/// refresh-token grant, as a public client (`client_id` in the body, no secret).
+/// The provider's token endpoint (RFC 6749 §3.2): the authorization-code exchange, the
+/// refresh-token grant and the device-code poll (RFC 8628 §3.4), as a public client
+/// (`client_id` in the body, no secret).
 ///
 /// Every request goes through the ``EndpointSender`` (which adds DPoP when the grant uses it).
 /// The exchange is sent with kind `.codeExchange` and is never repeated (R4, A6); the refresh
-/// with kind `.refresh`, repeated only when provably unprocessed (R6). Error answers are read
-/// through the one OAuth error mapping (E6, E9).
+/// with kind `.refresh`, repeated only when provably unprocessed (R6); a device-code poll like
+/// a refresh (a poll the provider processed may have spent the approval). Error answers are
+/// read through the one OAuth error mapping (E6, E9).
 ///
 /// ```swift
 /// let endpoint = TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
@@ -82,27 +84,86 @@ public struct TokenEndpoint: Sendable {
         form.append("refresh_token", refreshToken)
         form.append("client_id", clientID)
         if let scope { form.append("scope", scope) }
-        return try await post(form, kind: .refresh, budget: budget, dpopKey: dpopKey)
+        return try answer(
+            try await send(form, kind: .refresh, budget: budget, dpopKey: dpopKey), label: "refresh", budget: budget,
+            spendsRefreshToken: true)
+    }
+
+    /// The `grant_type` of a device-code poll (RFC 8628 §3.4).
+    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// Polls once for the tokens of a device authorization (RFC 8628 §3.4, A14). The retry
+    /// rules of a refresh apply to this one poll (R6, R8: a 503 with `Retry-After` is waited
+    /// out within the budget, not read as an answer); the caller waits the interval between polls.
+    /// - Parameters:
+    ///   - deviceCode: the device code (secret).
+    ///   - budget: this poll's budget.
+    ///   - dpopKey: the key the device request was made with; the poll then carries a proof.
+    /// - Returns: the tokens once the person approved; ``DevicePollAnswer/pending`` for
+    ///   `authorization_pending`; ``DevicePollAnswer/slowDown`` for `slow_down`.
+    /// - Throws: the OAuth error mapping for the other error answers: `access_denied` →
+    ///   `.reauthenticate(.authorizationDenied)`, `expired_token` →
+    ///   `.recoverable(.pendingRequestExpired)`, `invalid_grant` → `.reauthenticate(.grantRejected)`.
+    public func pollDeviceCode(deviceCode: String, budget: OperationBudget, dpopKey: DPoPKey? = nil)
+        async throws(VersolaError) -> DevicePollAnswer
+    {
+        var form = FormBody()
+        form.append("grant_type", Self.deviceCodeGrantType)
+        form.append("device_code", deviceCode)
+        form.append("client_id", clientID)
+        let response = try await send(form, kind: .refresh, budget: budget, dpopKey: dpopKey)
+        if !response.isSuccess, let code = OAuthErrorResponse(body: response.body)?.code {
+            switch code {
+            case .authorizationPending: return .pending
+            case .slowDown: return .slowDown
+            default: break
+            }
+        }
+        return .tokens(try answer(response, label: "device code poll", budget: budget))
+    }
+
+    private func send(_ form: FormBody, kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?)
+        async throws(VersolaError) -> HTTPResponse
+    {
+        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
+        request.headers.add("Content-Type", FormBody.contentType)
+        request.headers.add("Accept", "application/json")
+        return try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
     }
 
     private func post(_ form: FormBody, kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?)
         async throws(VersolaError) -> TokenResponse
     {
-        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
-        request.headers.add("Content-Type", FormBody.contentType)
-        request.headers.add("Accept", "application/json")
-        let response = try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
+        try answer(try await send(form, kind: kind, budget: budget, dpopKey: dpopKey), label: kind.rawValue, budget: budget)
+    }
+
+    /// Reads a token answer: the tokens of a 2xx, else the mapped error (logged, cleaned).
+    /// `spendsRefreshToken` applies the quirks that read a refused refresh token (only for
+    /// the refresh grant).
+    private func answer(
+        _ response: HTTPResponse, label: String, budget: OperationBudget, spendsRefreshToken: Bool = false
+    ) throws(VersolaError) -> TokenResponse {
         guard response.isSuccess else {
             let oauthError = OAuthErrorResponse(body: response.body)
             // Logged cleaned: the error it becomes may drop the description (E14).
             let code = oauthError?.providerError?.description ?? "no OAuth error body"
             sender.environment.log.record(
-                VersolaLogEvent(.warning, "token endpoint (\(kind.rawValue)) answered \(response.status): \(code)"))
-            if kind == .refresh, quirks.refusesRefreshToken(response, error: oauthError) {
+                VersolaLogEvent(.warning, "token endpoint (\(label)) answered \(response.status): \(code)"))
+            if spendsRefreshToken, quirks.refusesRefreshToken(response, error: oauthError) {
                 throw .reauthenticate(.grantRejected)
             }
             throw OAuthErrorResponse.versolaError(for: response, budget: budget)
         }
         return try TokenResponse(response, budget: budget)
     }
+}
+
+/// What one device-code poll got (RFC 8628 §3.5).
+public enum DevicePollAnswer: Sendable, Hashable {
+    /// The person approved: the tokens.
+    case tokens(TokenResponse)
+    /// `authorization_pending`: not answered yet; poll again after the interval.
+    case pending
+    /// `slow_down`: poll again, with the interval 5 seconds longer from now on.
+    case slowDown
 }

@@ -81,8 +81,9 @@ public struct TokenResponse: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `expires_in` as whole seconds: a non-negative number, or a string of digits (some
-    /// providers quote it). A fraction is dropped.
-    private static func seconds(_ value: JSONValue) -> Int64? {
+    /// providers quote it). A fraction is dropped. Also read for the device flow's `expires_in`
+    /// and `interval`.
+    static func seconds(_ value: JSONValue) -> Int64? {
         switch value {
         case .integer(let seconds):
             return (0...maximumExpiresIn).contains(seconds) ? seconds : nil

@@ -15,6 +15,9 @@ public struct LoginOptions: Sendable, Hashable {
     public var browserCommand: String?
     /// `--no-browser`: print the URL only and accept a pasted redirect on stdin.
     public var noBrowser: Bool
+    /// `--device`: sign in on another device with a user code (RFC 8628, A14), also chosen
+    /// without the flag when no browser can be started and the provider offers it.
+    public var device: Bool
     /// `--port N`: a fixed loopback port.
     public var port: UInt16?
     /// `--redirect-path PATH`.
@@ -35,7 +38,7 @@ public struct LoginOptions: Sendable, Hashable {
         issuer: String? = nil, clientID: String? = nil, scopes: [String] = [], dpop: DPoPMode? = nil,
         browserCommand: String? = nil, noBrowser: Bool = false, port: UInt16? = nil, redirectPath: String? = nil,
         caFile: String? = nil, acrValues: [String] = [], maxAge: Int? = nil, loginHint: String? = nil,
-        prompt: String? = nil
+        prompt: String? = nil, device: Bool = false
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -43,6 +46,7 @@ public struct LoginOptions: Sendable, Hashable {
         self.dpop = dpop
         self.browserCommand = browserCommand
         self.noBrowser = noBrowser
+        self.device = device
         self.port = port
         self.redirectPath = redirectPath
         self.caFile = caFile

@@ -104,6 +104,7 @@ public enum CommandParser {
                 case "--no-dpop": options.dpop = .off
                 case "--browser-command": options.browserCommand = flag.value
                 case "--no-browser": options.noBrowser = true
+                case "--device": options.device = true
                 case "--port": options.port = try reader.number(flag, in: 0...65535).map(UInt16.init)
                 case "--redirect-path": options.redirectPath = flag.value
                 case "--ca-file": options.caFile = flag.value
@@ -115,6 +116,11 @@ public enum CommandParser {
                 }
             }
             try reader.expect(positionals, count: 0)
+            if options.device && options.noBrowser {
+                throw UsageError(
+                    "--device (a code to enter on another device) and --no-browser (paste the redirect here) are two "
+                        + "ways to sign in without a browser; choose one", command: name)
+            }
             command = .login(options)
         case .token:
             var options = TokenOptions()

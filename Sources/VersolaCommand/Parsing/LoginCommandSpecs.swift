@@ -3,11 +3,13 @@ enum LoginCommandSpecs {
     static let all: [CommandSpec] = [login, token, status, userInfo, logout, request, handleRedirect, verify, agent]
 
     static let login = CommandSpec(
-        .login, summary: "sign in through the browser and save the profile",
+        .login, summary: "sign in through the browser (or with a code on another device) and save the profile",
         details: """
             Signs in through the browser with a loopback redirect and saves issuer, client id and
             options in the profile, so later commands need only --profile. A first login needs both
-            --issuer and --client-id.
+            --issuer and --client-id. Where no browser can be started (over SSH, on a console) and
+            the provider offers it, it signs in with a code to enter on any other device instead,
+            as --device does; --no-browser keeps the browser flow and waits for a pasted redirect.
             """,
         flags: [
             FlagSpec(["--issuer"], value: "URL", help: "the provider's issuer (https, or http on loopback)"),
@@ -21,6 +23,9 @@ enum LoginCommandSpecs {
                 ["--browser-command"], value: "CMD",
                 help: "the browser command, split into words (no shell); %s is the URL (default: $BROWSER, xdg-open)"),
             FlagSpec(["--no-browser"], help: "only print the URL; paste the final redirect URL on stdin"),
+            FlagSpec(
+                ["--device"],
+                help: "show a code and a page to open on any other device, and wait for the approval (RFC 8628)"),
             FlagSpec(["--port"], value: "N", help: "a fixed loopback port for providers that match it exactly"),
             FlagSpec(["--redirect-path"], value: "PATH", help: "the redirect path (default /callback)"),
             FlagSpec(["--ca-file"], value: "PATH", help: "trust this CA bundle for the provider"),

@@ -6,6 +6,10 @@ import VersolaJOSE
 /// `versola login` and `versola handle-redirect`: the interactive sign-in runs in the
 /// command's own process (the browser and the terminal are here); the running agent, if any,
 /// is then told to read the new session from the store.
+///
+/// The flow: the browser with a loopback redirect; with `--no-browser` the same, the URL
+/// printed and a pasted redirect accepted; with `--device`, or when no browser can be started
+/// and the provider offers it, a code to enter on another device (A14).
 struct LoginCommand {
     let context: CommandContext
     let options: LoginOptions
@@ -16,16 +20,27 @@ struct LoginCommand {
         let settings: ProfileSettings
         let session: Session
         let pendingProfile: PendingProfile
+        let browserAvailable: Bool
         do throws(VersolaError) {
             let files = try context.profileFiles()
             settings = try ProfileSettings.merging(options, over: try files.load(profile), profile: profile)
             try settings.clientConfiguration.validate()
+            let ignored = DeviceLoginText.ignoredFlags(options)
+            if options.device, !ignored.isEmpty {
+                throw .configuration(
+                    .invalidConfiguration(
+                        "a sign-in on another device (--device) sends no \(ignored.joined(separator: ", ")); "
+                            + "leave them out, or sign in through the browser without --device"))
+            }
+            browserAvailable = Self.browserAvailable(settings: settings, context: context)
             // P11: the saved profile changes only when the login succeeds; until then the new
             // settings wait beside it, where `handle-redirect` finds them (L2).
             pendingProfile = PendingProfile(files: files, profile: profile)
             try pendingProfile.save(settings)
             do throws(VersolaError) {
-                session = try await Self.openSession(settings: settings, context: context, browser: browser(for: settings))
+                session = try await Self.openSession(
+                    settings: settings, context: context, browser: browser(for: settings),
+                    keepDeviceRequest: options.device || (!options.noBrowser && !browserAvailable))
             } catch {
                 pendingProfile.discard()
                 throw error
@@ -47,17 +62,25 @@ struct LoginCommand {
         do throws(VersolaError) {
             let dpop = try await session.client.resolvedDPoP()
             if !json { console.err(LoginNotes.dpopLine(mode: settings.dpop, usesDPoP: dpop)) }
-            try await session.login(parameters) { prompt in
-                if prompt.browserOpened {
-                    console.err(
-                        "Opened the browser to sign in. If it did not appear, open:\n  \(TerminalText.visible(prompt.url))\n")
-                } else {
-                    console.err(
-                        "Open this URL in a browser to sign in:\n  \(TerminalText.visible(prompt.url))\n"
-                            + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
-                    PastedRedirectReader.start(console: console, session: session, json: json)
+            if try await usesDeviceFlow(session, browserAvailable: browserAvailable) {
+                if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
+                try await session.loginWithDevice(parameters) { prompt in
+                    console.err(DeviceLoginText.prompt(prompt))
+                    if interactive { indicator.start(message: "Waiting for the approval on the other device…") }
                 }
-                if interactive { indicator.start(redirectURI: prompt.redirectURI, fixedPort: settings.port != 0) }
+            } else {
+                try await session.login(parameters) { prompt in
+                    if prompt.browserOpened {
+                        console.err(
+                            "Opened the browser to sign in. If it did not appear, open:\n  \(TerminalText.visible(prompt.url))\n")
+                    } else {
+                        console.err(
+                            "Open this URL in a browser to sign in:\n  \(TerminalText.visible(prompt.url))\n"
+                                + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
+                        PastedRedirectReader.start(console: console, session: session, json: json)
+                    }
+                    if interactive { indicator.start(redirectURI: prompt.redirectURI, fixedPort: settings.port != 0) }
+                }
             }
             try pendingProfile.promote()
         } catch {
@@ -90,16 +113,34 @@ struct LoginCommand {
         options.noBrowser ? NoBrowser() : SystemBrowser(command: settings.browserCommand, environment: context.environment)
     }
 
+    /// Whether a browser could be started for the login (L1): a browser command, `$BROWSER`,
+    /// or a display for `xdg-open`. Over SSH or on a console there is none.
+    static func browserAvailable(settings: ProfileSettings, context: CommandContext) -> Bool {
+        !SystemBrowser(command: settings.browserCommand, environment: context.environment)
+            .candidates(for: "https://versola.invalid/").isEmpty
+    }
+
+    /// A14: `--device`, or no browser to start (and no `--no-browser`) at a provider that offers
+    /// the device flow. Flags only the browser flow sends keep the browser flow when not asked
+    /// for `--device`.
+    private func usesDeviceFlow(_ session: Session, browserAvailable: Bool) async throws(VersolaError) -> Bool {
+        if options.device { return true }
+        guard !options.noBrowser, !browserAvailable, DeviceLoginText.ignoredFlags(options).isEmpty else { return false }
+        return try await session.client.metadata().deviceAuthorizationEndpoint != nil
+    }
+
     /// A session on the profile's store, restored. A pending request left by an interrupted
-    /// login (there is no grant then, P3) is discarded so that a new login can start.
-    static func openSession(settings: ProfileSettings, context: CommandContext, browser: any BrowserLauncher)
-        async throws(VersolaError) -> Session
-    {
+    /// login (there is no grant then, P3) is discarded so that a new login can start, except
+    /// a device request when `keepDeviceRequest`: the device login then goes on with it (P2).
+    static func openSession(
+        settings: ProfileSettings, context: CommandContext, browser: any BrowserLauncher, keepDeviceRequest: Bool = false
+    ) async throws(VersolaError) -> Session {
         let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
         let configuration = SessionConfiguration(client: settings.clientConfiguration, profile: context.profile)
         var session = try Session(configuration: configuration, store: storage.store, browser: browser)
         await session.start()
-        if session.state == .authorizing {
+        let resumable = keepDeviceRequest ? await session.pendingDeviceLogin != nil : false
+        if session.state == .authorizing, !resumable {
             let store = storage.store
             try await store.withExclusiveAccess { () throws(VersolaError) in
                 if let record = try await store.load(), record.refreshToken == nil { try await store.wipe() }
@@ -176,13 +217,15 @@ final class WaitingIndicator: Sendable {
         self.color = color
     }
 
-    func start(redirectURI: String? = nil, fixedPort: Bool = false) {
+    func start(
+        message: String = "Waiting for the sign-in in the browser…", redirectURI: String? = nil, fixedPort: Bool = false
+    ) {
         let console = self.console
         let color = self.color
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
         let started = ContinuousClock.now
         // The first frame is drawn at once, so that even a fast sign-in shows it.
-        console.err("\r\(StatusOutput.paint(frames[0], code: "36", color: color)) Waiting for the sign-in in the browser…\u{1B}[K")
+        console.err("\r\(StatusOutput.paint(frames[0], code: "36", color: color)) \(message)\u{1B}[K")
         let spinner = Task {
             var frame = 1
             var hinted = false
@@ -193,7 +236,7 @@ final class WaitingIndicator: Sendable {
                     console.err("\r\u{1B}[K" + hint)
                     hinted = true
                 }
-                console.err("\r\(mark) Waiting for the sign-in in the browser… \(waited)s (Ctrl-C to cancel)\u{1B}[K")
+                console.err("\r\(mark) \(message) \(waited)s (Ctrl-C to cancel)\u{1B}[K")
                 frame += 1
                 try? await Task.sleep(for: .milliseconds(100))
             }

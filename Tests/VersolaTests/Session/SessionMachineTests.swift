@@ -20,6 +20,11 @@ import VersolaJOSE
         redirectURI: "http://127.0.0.1:1/callback", issuer: "https://id.example", clientID: "cli", scope: "openid",
         acrValues: [], maxAge: nil, dpopThumbprint: nil, createdAt: Date())
 
+    static let device = PendingDeviceAuthorization(
+        deviceCode: "device-code-SECRET", userCode: "BCDF-GHJK", verificationURI: "https://id.example/device",
+        expiresAt: Date().addingTimeInterval(600), issuer: "https://id.example", clientID: "cli", scope: "openid",
+        createdAt: Date())
+
     static let network = VersolaError.recoverable(
         .network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x")))
 
@@ -28,17 +33,22 @@ import VersolaJOSE
         ("restored.empty", .restored(.empty)),
         ("restored.grant", .restored(.grant(grant(), refreshing: false, hasPendingRequest: false))),
         ("restored.grant+pending", .restored(.grant(grant(), refreshing: false, hasPendingRequest: true))),
-        ("restored.pending", .restored(.pendingRequest(pending))),
+        ("restored.pending", .restored(.pendingRequest(.browser(pending)))),
+        ("restored.devicePending", .restored(.pendingRequest(.device(device)))),
         ("restored.expiredPending", .restored(.expiredPendingRequest)),
         ("restored.locked", .restored(.locked)),
         ("restored.unreadable", .restored(.unreadable)),
         ("changed.empty", .storeChanged(.empty)),
         ("changed.otherGrant", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: false, hasPendingRequest: false))),
         ("changed.refreshing", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: true, hasPendingRequest: false))),
-        ("changed.pending", .storeChanged(.pendingRequest(pending))),
+        ("changed.pending", .storeChanged(.pendingRequest(.browser(pending)))),
+        ("changed.devicePending", .storeChanged(.pendingRequest(.device(device)))),
         ("loginStarted", .loginStarted),
         ("stepUpStarted", .stepUpStarted),
-        ("pendingStored", .pendingStored(pending)),
+        ("pendingStored", .pendingStored(.browser(pending))),
+        ("pendingStored.device", .pendingStored(.device(device))),
+        ("deviceLoginStarted", .deviceLoginStarted),
+        ("deviceLoginResumed", .deviceLoginResumed),
         ("authorizationSucceeded", .authorizationSucceeded(HeldGrant(grant: grant()))),
         ("authorizationFailed.user", .authorizationFailed(.recoverable(.userCancelled))),
         ("authorizationFailed.system", .authorizationFailed(.recoverable(.systemCancelled))),
@@ -69,7 +79,7 @@ import VersolaJOSE
         case (_, "restored.empty"), (_, "restored.unreadable"): return (.unauthenticated, [])
         case (_, "restored.grant"): return (.authenticated, [])
         case (_, "restored.grant+pending"): return (.authenticated, [.discardPendingRequest])  // P3
-        case (_, "restored.pending"): return (.authorizing, [])  // P2
+        case (_, "restored.pending"), (_, "restored.devicePending"): return (.authorizing, [])  // P2, A14
         case (_, "restored.expiredPending"): return (.unauthenticated, [.discardPendingRequest])  // P2
         case (_, "restored.locked"): return (.locked, [])  // S10
         // S11: what another process did to the record.
@@ -83,9 +93,12 @@ import VersolaJOSE
         case (.unauthenticated, "changed.refreshing"), (.authenticated, "changed.refreshing"),
             (.stepUpRequired, "changed.refreshing"):
             return (.refreshing, [])
-        case (.unauthenticated, "changed.pending"): return (.authorizing, [])
+        case (.unauthenticated, "changed.pending"), (.unauthenticated, "changed.devicePending"): return (.authorizing, [])
         // S4
         case (.unauthenticated, "loginStarted"), (.authenticated, "loginStarted"): return (.authorizing, [])
+        // A14: a new device login asks for a code (a resume needs a restored device request).
+        case (.unauthenticated, "deviceLoginStarted"), (.authenticated, "deviceLoginStarted"):
+            return (.authorizing, [.requestDeviceAuthorization])
         // S5
         case (.stepUpRequired, "stepUpStarted"), (.authenticated, "stepUpStarted"): return (.authorizing, [])
         case (.authorizing, "authorizationSucceeded"): return (.authenticated, [.discardPendingRequest])
@@ -244,6 +257,40 @@ import VersolaJOSE
         #expect(actions.isEmpty)
         #expect(machine.heldGrant?.token == nil)
         #expect(machine.heldGrant?.grant.refreshToken == "elsewhere")
+    }
+
+    @Test("A14 P2: a device login takes up a restored device request once; a browser request is not its to take")
+    func deviceRequestResumed() {
+        var machine = SessionMachine()
+        machine.handle(.restored(.pendingRequest(.device(Self.device))))
+        #expect(!machine.runsLiveLogin)
+        #expect(machine.handle(.deviceLoginStarted) == [.pollDeviceAuthorization(Self.device)])
+        #expect(machine.state == .authorizing)
+        #expect(machine.runsLiveLogin)
+        #expect(machine.handle(.deviceLoginStarted).isEmpty, "a login already runs it")
+        #expect(machine.handle(.deviceLoginResumed).isEmpty)
+        var resuming = SessionMachine()
+        resuming.handle(.restored(.pendingRequest(.device(Self.device))))
+        #expect(resuming.handle(.deviceLoginResumed) == [.pollDeviceAuthorization(Self.device)])
+        var browser = SessionMachine()
+        browser.handle(.restored(.pendingRequest(.browser(Self.pending))))
+        #expect(browser.handle(.deviceLoginStarted).isEmpty)
+        #expect(browser.handle(.deviceLoginResumed).isEmpty)
+        #expect(!browser.runsLiveLogin)
+    }
+
+    @Test("A14 E7: a resumed device login that fails returns to signed out and drops the request; a system cancel keeps it")
+    func resumedDeviceLoginFails() {
+        var machine = SessionMachine()
+        machine.handle(.restored(.pendingRequest(.device(Self.device))))
+        machine.handle(.deviceLoginResumed)
+        #expect(machine.handle(.authorizationFailed(.recoverable(.pendingRequestExpired)))
+            == [.publish(.unauthenticated), .discardPendingRequest])
+        var cancelled = SessionMachine()
+        cancelled.handle(.restored(.pendingRequest(.device(Self.device))))
+        cancelled.handle(.deviceLoginResumed)
+        #expect(cancelled.handle(.authorizationFailed(.recoverable(.systemCancelled)))
+            == [.publish(.unauthenticated), .keepPendingRequest])
     }
 
     @Test("T6: a transient refresh failure publishes only the return to authenticated")

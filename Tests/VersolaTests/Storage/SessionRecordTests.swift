@@ -27,7 +27,7 @@ import VersolaJOSE
         #expect(
             Set(fields)
                 == [
-                    "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey", "pendingAuthorization",
+                    "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey", "pendingRequest",
                     "dpopNonces", "refreshInFlight",
                 ])
         let json = try JSONValue(parsing: StorageSamples.full.serialized())
@@ -35,7 +35,7 @@ import VersolaJOSE
         #expect(
             names == [
                 "version", "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey",
-                "pendingAuthorization", "dpopNonces", "refreshInFlight",
+                "pendingAuthorization", "pendingDeviceAuthorization", "dpopNonces", "refreshInFlight",
             ])
         for name in names { #expect(!name.lowercased().contains("access") && !name.lowercased().contains("claim")) }
         // The in-flight marker holds a digest, never the token.
@@ -88,6 +88,10 @@ import VersolaJOSE
                 "digest wrong size",
                 try mutated { $0["refreshInFlight"] = ["startedAt": 1.0, "tokenDigest": "AAAA"] }
             ),
+            (
+                "two pending requests",
+                try mutated { $0["pendingDeviceAuthorization"] = Self.deviceRecord.jsonValue["pendingDeviceAuthorization"] }
+            ),
             ("not JSON", Array("{\"version\":".utf8)),
             ("empty", []),
             ("array", Array("[1]".utf8)),
@@ -100,6 +104,43 @@ import VersolaJOSE
         }
     }
 
+    static let device = PendingDeviceAuthorization(
+        deviceCode: "device-SECRET-0123", userCode: "BCDF-GHJK", verificationURI: "https://id.example/device",
+        verificationURIComplete: "https://id.example/device?user_code=BCDF-GHJK", interval: 10,
+        expiresAt: StorageSamples.createdAt.addingTimeInterval(600), issuer: "https://id.example", clientID: "cli",
+        scope: "openid offline_access", dpopThumbprint: "thumb", createdAt: StorageSamples.createdAt)
+
+    static let deviceRecord = SessionRecord(
+        issuer: "https://id.example", clientID: "cli", dpopPrivateKey: Array(repeating: 7, count: 32),
+        pendingDeviceAuthorization: device)
+
+    @Test("A14 P1 P5: a device request round-trips in the record; its description shows no code")
+    func deviceRequestRoundTrips() throws {
+        let decoded = try SessionRecord(serialized: Self.deviceRecord.serialized())
+        #expect(decoded == Self.deviceRecord)
+        #expect(decoded.pendingDeviceAuthorization == Self.device)
+        #expect(decoded.pendingAuthorization == nil)
+        #expect(decoded.pendingRequest == .device(Self.device))
+        let text = "\(decoded) \(Self.device) \(PendingRequest.device(Self.device))"
+        #expect(!text.contains("device-SECRET"))
+        #expect(text.contains("pending device authorization"))
+        var minimal = Self.deviceRecord
+        minimal.pendingDeviceAuthorization?.verificationURIComplete = nil
+        minimal.pendingDeviceAuthorization?.dpopThumbprint = nil
+        #expect(try SessionRecord(serialized: minimal.serialized()) == minimal)
+    }
+
+    @Test("A14: a record written before the device flow (no pendingDeviceAuthorization member) still reads")
+    func recordWithoutDeviceMember() throws {
+        let older = try mutated { $0["pendingDeviceAuthorization"] = nil }
+        #expect(try SessionRecord(serialized: older) == StorageSamples.full)
+        var broken = try #require(try JSONValue(parsing: Self.deviceRecord.serialized()).object)
+        var device = try #require(broken["pendingDeviceAuthorization"]?.object)
+        device["interval"] = 0
+        broken["pendingDeviceAuthorization"] = .object(device)
+        #expect(throws: SessionRecordFormatError.self) { try SessionRecord.decode(JSONValue.object(broken).serializedBytes()) }
+    }
+
     @Test func formatErrorsNameFieldsNotValues() throws {
         let bytes = try mutated { $0["refreshToken"] = 5 }
         do {
@@ -109,5 +150,17 @@ import VersolaJOSE
             #expect(error.description.contains("refreshToken"))
             #expect(!error.description.contains("SECRET"))
         }
+    }
+}
+
+extension SessionRecordTests {
+    @Test("A14: the fuzzer's device seed decodes (it starts the fuzzer inside the device member)")
+    func deviceSeedDecodes() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/fuzz-session-record/seeds/device-0.json")
+        let record = try SessionRecord(serialized: Array(try Data(contentsOf: seed)))
+        #expect(record.pendingDeviceAuthorization?.userCode == "BCDF-GHJK")
+        #expect(record.dpopPrivateKey?.count == 32)
     }
 }
