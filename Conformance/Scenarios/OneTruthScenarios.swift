@@ -169,14 +169,17 @@ final class FailingWritesStore: SessionStore {
             await session.start()
             try await session.login()
             let spent = try await store.load()?.refreshToken
-            // The in-flight marker is written; the two writes after the token answer fail.
-            store.failSaves(after: 1, count: 2)
+            // The in-flight marker is written; every write after the token answer fails until
+            // the disk has room again (the retry, every 2 s on the scenario clock, keeps failing:
+            // a bounded count would let it succeed before the checks below).
+            store.failSaves(after: 1, count: .max)
             let token = try await session.accessToken(forceRefresh: true)
             #expect(!token.isEmpty, "the renewed access token is served")
             #expect(session.state == .authenticated)
             #expect(try await store.load()?.refreshToken == spent, "the disk still holds the spent token")
             #expect(try await session.accessToken() == token, "served from memory")
             // The disk has room again: the retry writes the held record.
+            store.failSaves(count: 0)
             rig.clock.advance(by: .seconds(3))
             var written = try await store.load()?.refreshToken
             let deadline = ContinuousClock.now + .seconds(30)

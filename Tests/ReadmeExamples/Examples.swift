@@ -59,3 +59,10 @@ func readmeExample3() async throws {
     let valid = dpopKey.verificationKey.verify(signature: signature, message: Array("header.payload".utf8), algorithm: .es256)
     print("signature verifies:", valid)
 }
+
+// README block 4
+func readmeExample4(session: Session) async throws {  // continues the Session example
+    try await session.loginWithDevice { prompt in
+        print("Open \(prompt.verificationURIComplete ?? prompt.verificationURI) and enter \(prompt.userCode)")
+    }
+}

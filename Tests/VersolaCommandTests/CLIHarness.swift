@@ -145,6 +145,19 @@ final class CLIHarness: Sendable {
         return child
     }
 
+    /// Writes an executable file through a close-on-exec descriptor. Written otherwise (by
+    /// `FileManager.copyItem` or `createFile`), every program another test starts meanwhile
+    /// inherits the descriptor open for writing, and running the file fails with ETXTBSY while
+    /// any of them lives.
+    static func writeExecutable(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        chmod(path, 0o755)
+    }
+
     /// Waits on a thread of its own for `child` (see ``run(_:extraEnvironment:stdin:)``).
     func finished(_ child: pid_t, stem: String) async -> Outcome {
         await withCheckedContinuation { continuation in

@@ -158,7 +158,8 @@ struct KubectlCredentialTests {
         defer { Task { await cli.idp.stop() } }
         let lonely = cli.home.path + "/lonely"
         try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLIHarness.executable, toPath: lonely + "/versola")
+        let front = try #require(FileManager.default.contents(atPath: CLIHarness.executable))
+        try CLIHarness.writeExecutable(Array(front), to: lonely + "/versola")
         let agent = try FakeAgent(environment: cli.environment)
         defer { agent.stop() }
         func run(_ arguments: [String], _ environment: [String: String] = [:]) async throws -> CLIHarness.Outcome {
