@@ -290,6 +290,55 @@ struct LoginInteractionTests {
         _ = await cli.finished(login, stem: stem)
     }
 
+    /// Opens the sign-in URL found in `text` the way a browser elsewhere on this machine would:
+    /// through the provider's redirects to the login's loopback listener.
+    static func openSignIn(in text: String, cli: CLIHarness) async throws {
+        let words = text.split(whereSeparator: { $0.isNewline || $0 == " " }).map(String.init)  // "\r\n" is one Character
+        let url = try #require(words.first { $0.hasPrefix("http") && $0.contains("/authorize?") })
+        let redirect = try #require(try await cli.finalRedirect(from: url), "\(url.debugDescription)")
+        let stem = cli.home.path + "/open-" + UUID().uuidString.prefix(8)
+        _ = await cli.finished(try cli.spawn("curl", ["-s", "-o", "/dev/null", redirect], stem: stem), stem: stem)
+    }
+
+    // --no-browser with nothing to read on standard input: the login says it waits for a
+    // browser alone, and a browser elsewhere still completes it.
+    @Test func noBrowserWithClosedInputSaysItWaitsForABrowser() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        let stem = cli.home.path + "/login"
+        let login = try cli.spawn(
+            CLIHarness.executable, ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-browser"],
+            stem: stem)
+        let said = try #require(await cli.contents(of: stem + ".err", containing: "standard input is closed"))
+        #expect(said.contains("waiting for a browser to reach http://127.0.0.1:"))
+        try await Self.openSignIn(in: said, cli: cli)
+        let outcome = await cli.finished(login, stem: stem)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Signed in as"))
+    }
+
+    // While a pasted address is read from the terminal, nothing is redrawn over what is typed:
+    // no live indicator (with a browser, the test below shows it drawn).
+    @Test func noIndicatorWhileTheTerminalTakesAPaste() async throws {
+        let cli = try await CLIHarness()
+        defer { Task { await cli.finish() } }
+        let command = "\(CLIHarness.executable) login --issuer \(cli.idp.issuer) --client-id versola-test --no-browser"
+        let stem = cli.home.path + "/pty"
+        let fifo = cli.home.path + "/keys"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let script = try cli.spawn("script", ["-q", "-e", "-c", command, "/dev/null"], stem: stem, input: fifo)
+        // Hold the terminal's input open (nothing typed) while the sign-in happens elsewhere.
+        let keys = open(fifo, O_WRONLY)
+        try #require(keys >= 0)
+        let shown = try #require(await cli.contents(of: stem + ".out", containing: "paste the address"))
+        try await Self.openSignIn(in: shown, cli: cli)
+        let outcome = await cli.finished(script, stem: stem)
+        close(keys)
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Signed in as"))
+        #expect(!outcome.stdout.contains("Waiting for the sign-in in the browser"), "\(outcome.stdout)")
+    }
+
     // On a terminal (a pseudo-terminal through script(1)) the live indicator is drawn; the
     // piped runs of the other tests show none.
     @Test func waitingIndicatorOnATerminal() async throws {

@@ -22,7 +22,9 @@ enum LoginCommandSpecs {
             FlagSpec(
                 ["--browser-command"], value: "CMD",
                 help: "the browser command, split into words (no shell); %s is the URL (default: $BROWSER, xdg-open)"),
-            FlagSpec(["--no-browser"], help: "only print the URL; paste the final redirect URL on stdin"),
+            FlagSpec(
+                ["--no-browser"],
+                help: "only print the URL; paste the final redirect URL on stdin (with stdin closed, it waits for a browser on this machine)"),
             FlagSpec(
                 ["--device"],
                 help: "show a code and a page to open on any other device, and wait for the approval (RFC 8628)"),

@@ -77,9 +77,15 @@ struct LoginCommand {
                         console.err(
                             "Open this URL in a browser to sign in:\n  \(TerminalText.visible(prompt.url))\n"
                                 + "Then wait here, or paste the address the browser ends on (starting \(prompt.redirectURI)):\n")
-                        PastedRedirectReader.start(console: console, session: session, json: json)
+                        PastedRedirectReader.start(
+                            console: console, session: session, json: json, redirectURI: prompt.redirectURI)
                     }
-                    if interactive { indicator.start(redirectURI: prompt.redirectURI, fixedPort: settings.port != 0) }
+                    // A line redrawn in place would wipe what the person types or pastes at the
+                    // terminal, so there is none while a pasted address is read from it.
+                    let readsTyping = !prompt.browserOpened && console.inputIsTerminal
+                    if interactive && !readsTyping {
+                        indicator.start(redirectURI: prompt.redirectURI, fixedPort: settings.port != 0)
+                    }
                 }
             }
             try pendingProfile.promote()
@@ -191,17 +197,33 @@ struct LoginCommand {
 /// Reads pasted redirect URLs from standard input on a thread of its own and hands each to
 /// the session (L2); a line that is not the redirect is reported and the wait goes on.
 enum PastedRedirectReader {
-    static func start(console: any Console, session: Session, json: Bool) {
+    static func start(console: any Console, session: Session, json: Bool, redirectURI: String) {
         let thread = Thread {
+            var lines = 0
             while let line = console.readLine() {
+                lines += 1
                 let pasted = line.trimmingBlanks
                 if pasted.isEmpty { continue }
                 let outcome = AgentServer.waitFor { await PastedRedirect.deliver(pasted, to: session, json: json) }
                 guard let message = outcome ?? nil else { return }
                 console.err(message)
             }
+            // Standard input ended (it is /dev/null, a closed pipe, or Ctrl-D): say so, since
+            // the URL's text above invites a paste that can no longer be read.
+            if lines == 0 { console.err(closedInputNotice(redirectURI: redirectURI, json: json)) }
         }
         thread.start()
+    }
+
+    /// What a login says when nothing can be pasted: it waits for the browser alone.
+    static func closedInputNotice(redirectURI: String, json: Bool) -> String {
+        let message = "standard input is closed, so no address can be pasted; waiting for a browser to reach "
+            + "\(TerminalText.visible(redirectURI)) (Ctrl-C to cancel)"
+        if json {
+            let notice: JSONValue = ["notice": ["cause": "inputClosed", "message": .string(message)]]
+            return notice.serialized() + "\n"
+        }
+        return "versola: \(message).\n"
     }
 }
 
