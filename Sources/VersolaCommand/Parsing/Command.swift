@@ -86,13 +86,19 @@ public struct GlobalOptions: Sendable, Hashable {
     public var noAgent: Bool
     /// Use colour on a terminal (off with `NO_COLOR` set to anything non-empty).
     public var color: Bool
+    /// Show each HTTP exchange on standard error, secrets left out (`-v`, `--verbose`). The
+    /// command then does its work itself, as with `--no-agent`, so that its exchanges are here.
+    public var verbose: Bool
 
-    /// The defaults: text output, profile `default`, agent on, colour on.
-    public init(json: Bool = false, profile: String = "default", noAgent: Bool = false, color: Bool = true) {
+    /// The defaults: text output, profile `default`, agent on, colour on, quiet.
+    public init(
+        json: Bool = false, profile: String = "default", noAgent: Bool = false, color: Bool = true, verbose: Bool = false
+    ) {
         self.json = json
         self.profile = profile
         self.noAgent = noAgent
         self.color = color
+        self.verbose = verbose
     }
 }
 

@@ -46,6 +46,7 @@ public enum CommandParser {
             switch flag {
             case "--json": global.json = true
             case "--no-agent": global.noAgent = true
+            case "--verbose", "-v": global.verbose = true
             case "--help", "-h": wantsHelp = true
             case "--version": wantsVersion = true
             case "--profile":

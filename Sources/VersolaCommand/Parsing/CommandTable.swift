@@ -62,6 +62,9 @@ public enum CommandTable {
         FlagSpec(["--profile"], value: "NAME", help: "the profile to use (default: $VERSOLA_PROFILE, else default)"),
         FlagSpec(["--json"], help: "results and errors as JSON"),
         FlagSpec(["--no-agent"], help: "run in this process, without the session agent (also VERSOLA_NO_AGENT=1)"),
+        FlagSpec(
+            ["--verbose", "-v"],
+            help: "show each HTTP exchange on stderr (method, URL without query values, status, time, retries), secrets left out; implies --no-agent"),
         FlagSpec(["--help", "-h"], help: "this help, or a command's"),
         FlagSpec(["--version"], help: "print the version and exit"),
     ]

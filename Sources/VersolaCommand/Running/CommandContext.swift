@@ -34,9 +34,9 @@ public struct CommandContext: Sendable {
         ProfileFiles(configHome: try XDGDirectories.current(environment: environment).configHome.path)
     }
 
-    /// The agent client, or nil with `--no-agent` or when no private socket directory exists.
+    /// The agent client, or nil with `--no-agent` or `-v`, or when no private socket directory exists.
     func agentClient() -> AgentClient? {
-        guard !invocation.global.noAgent, let location = AgentLocation.resolve(environment: environment) else {
+        guard !invocation.global.noAgent, !invocation.global.verbose, let location = AgentLocation.resolve(environment: environment) else {
             return nil
         }
         return AgentClient(location: location, executable: executable, environment: environment)

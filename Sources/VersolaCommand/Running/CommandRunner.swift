@@ -8,6 +8,7 @@ import VersolaJOSE
 public enum CommandRunner {
     /// Runs `context.invocation`.
     public static func run(_ context: CommandContext) async -> ExitStatus {
+        if context.invocation.global.verbose { ExchangeReport.install(console: context.console, json: context.invocation.global.json) }
         do throws(CommandFailure) {
             return try await dispatch(context)
         } catch {

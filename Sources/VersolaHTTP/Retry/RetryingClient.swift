@@ -115,7 +115,10 @@ public final class RetryingClient: Sendable {
             case .success(let response):
                 observe(response)
                 outcome = RequestOutcome(status: response.status)
-                if outcome == .success { return response }
+                if outcome == .success {
+                    trace(request, kind: kind, attempt: attempts, result: result, took: took, repeatsAfter: nil)
+                    return response
+                }
                 budget.recordFailedRequest(duration: took)
                 if outcome == .status429 || outcome == .status503 {
                     retryAfter = response.headers["Retry-After"].flatMap {
@@ -125,6 +128,7 @@ public final class RetryingClient: Sendable {
             case .failure(let error):
                 budget.recordFailedRequest(duration: took)
                 guard let transportOutcome = RequestOutcome(error) else {
+                    trace(request, kind: kind, attempt: attempts, result: result, took: took, repeatsAfter: nil)
                     throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
                 }
                 outcome = transportOutcome
@@ -134,6 +138,7 @@ public final class RetryingClient: Sendable {
             if decision.repeats, attempts < budget.policy.maxAttempts {
                 let wait = retryAfter ?? budget.policy.backoff(afterFailures: attempts, random: random)
                 if budget.fits(wait) {
+                    trace(request, kind: kind, attempt: attempts, result: result, took: took, repeatsAfter: wait)
                     do {
                         try await clock.sleep(for: wait)
                     } catch {
@@ -143,6 +148,7 @@ public final class RetryingClient: Sendable {
                     continue
                 }
             }
+            trace(request, kind: kind, attempt: attempts, result: result, took: took, repeatsAfter: nil)
             if let retryAfter, decision.otherwise == .serverFailure, case .success(let response) = result {
                 cooldowns.close(origin, until: clock.monotonicNow + retryAfter, status: response.status)
             }
@@ -158,6 +164,23 @@ public final class RetryingClient: Sendable {
                 throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
             }
         }
+    }
+
+    /// Reports one attempt to ``ExchangeTracing`` when something listens (`versola -v`).
+    private func trace(
+        _ request: HTTPRequest, kind: OperationKind, attempt: Int, result: Result<HTTPResponse, TransportError>,
+        took: Duration, repeatsAfter: Duration?
+    ) {
+        guard ExchangeTracing.isOn else { return }
+        let outcome: String
+        switch result {
+        case .success(let response): outcome = String(response.status)
+        case .failure(let error): outcome = error.networkFailure?.kind.rawValue ?? "\(error)"
+        }
+        ExchangeTracing.emit(
+            ExchangeTrace(
+                kind: kind, attempt: attempt, method: request.method.rawValue, target: ExchangeTrace.redacted(request.url),
+                outcome: outcome, duration: took, repeatsAfter: repeatsAfter))
     }
 
     /// The transport options of one attempt (R9, R1): its timeouts are the smaller of their
