@@ -332,6 +332,8 @@ if [ -n "$device_approve" ]; then
   [ -n "$dpop" ] && device_args+=("$dpop")
   [ -n "$ca_file" ] && device_args+=(--ca-file "$ca_file")
   for scope in "${scopes[@]}"; do device_args+=(--scope "$scope"); done
+  # Made first: the loop below reads it before the background job may have opened it.
+  : >"$work/device.err"
   timeout "$timeout_seconds" "$versola" "${device_args[@]}" </dev/null >"$work/device.out" 2>"$work/device.err" &
   device_pid=$!
   page=""
