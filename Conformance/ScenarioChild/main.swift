@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 // versola-scenario-child: runs one session operation against a provider and kills itself

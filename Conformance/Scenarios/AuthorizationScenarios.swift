@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Scenarios for authorization (A1–A10, E9, E11, E12, L1): the real engine against the

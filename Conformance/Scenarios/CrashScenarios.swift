@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Kills a process (SIGKILL) at each step of login and refresh, restarts, and checks that

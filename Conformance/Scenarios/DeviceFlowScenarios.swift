@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 import VersolaTestIdP
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Plays the person: "opens" URLs by handing them to the headless user agent.

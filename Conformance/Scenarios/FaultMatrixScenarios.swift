@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Every operation × every fault class of R4–R8 × DPoP off and on, against the test provider:

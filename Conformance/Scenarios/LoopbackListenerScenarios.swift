@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// The loopback listener under other local processes and web pages (A4, L6): only the

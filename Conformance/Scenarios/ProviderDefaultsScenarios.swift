@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Scenarios for the defaults that decide whether a login starts at a provider nobody here

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaHTTP
 
 /// A clock for scenarios, on virtual time that moves only by itself for short waits or when
 /// the scenario advances it; it never waits in real time.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 
 /// The scenario clock itself: short waits pass by themselves, long ones only when time is
 /// advanced to them, and none waits in real time.

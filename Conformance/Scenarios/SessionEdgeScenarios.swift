@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// Scenarios for the clock rules (T3), locked storage (S10), the states themselves

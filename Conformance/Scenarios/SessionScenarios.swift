@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// The test provider, a session on files in a temporary directory, and a clock whose

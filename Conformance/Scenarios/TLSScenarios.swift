@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// TLS verification failures against a real https server (`openssl s_server`) whose

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// `dpop_proof_per_s`: one complete DPoP proof as sent on a resource request: a fresh `jti`,
 /// `htm`, normalised `htu`, `iat`, `ath` of a realistic access token and a server nonce,

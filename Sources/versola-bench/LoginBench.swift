@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// `login_headless_ms`: discovery, PAR, authorize, the loopback leg, the code exchange and

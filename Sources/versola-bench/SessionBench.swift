@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaTestIdP
 
 /// `access_token_cached_ns` (the hot path of a valid cached token) and

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// S11: from one process committing a change to a profile's record to another process's

@@ -1,5 +1,6 @@
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 @testable import VersolaCommand

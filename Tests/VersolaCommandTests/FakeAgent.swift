@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 @testable import VersolaCommand
 

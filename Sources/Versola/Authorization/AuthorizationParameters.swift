@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// What an application may add to an authorization request, beyond what the engine
 /// sets itself (client, redirect, PKCE, state, nonce, DPoP binding).
 ///

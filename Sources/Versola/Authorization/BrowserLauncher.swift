@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Opens the authorization URL for the person (L1). Applications and tests supply their

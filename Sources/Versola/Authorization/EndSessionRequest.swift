@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The address of the provider's end-session page for RP-initiated logout (OpenID Connect

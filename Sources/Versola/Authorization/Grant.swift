@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// What a successful authorization leaves: the tokens, the validated identity and the DPoP

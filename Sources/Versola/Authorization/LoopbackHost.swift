@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The `Host` check of the loopback listener (L6): a request is answered only when its `Host`
 /// names the loopback address and port listened on, so a page on another name that resolves
 /// to 127.0.0.1 (DNS rebinding) is refused.

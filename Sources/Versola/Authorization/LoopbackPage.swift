@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The pages the loopback listener answers with (L6): short HTML saying what happened in
 /// words (never a code or a token), each sent so that the browser neither keeps it
 /// (`Cache-Control: no-store`), nor tells another site where it came from

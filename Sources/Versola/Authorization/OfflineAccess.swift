@@ -1,3 +1,4 @@
+import VersolaHTTP
 extension ProviderMetadata {
     /// The `offline_access` scope (OIDC Core §11): asks for a refresh token usable while the
     /// person is away.

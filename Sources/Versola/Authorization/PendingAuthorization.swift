@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// An authorization request waiting for its redirect (P1): everything needed to validate

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The one login a profile may have waiting (P1): a browser authorization waiting for its

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The front-channel parameters of a pushed authorization request (RFC 9126 §4).
 ///
 /// RFC 9126 needs only `client_id` and `request_uri`. Providers that validate the front

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// Why the loopback listener did not take a redirect (A4, L6); the wait goes on unless it
 /// had already ended.
 public enum RedirectRefusal: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// A token endpoint's answer to a refresh, not yet checked: what
 /// ``OpenIDClient/requestRefresh(_:budget:)`` returns and
 /// ``OpenIDClient/acceptRefresh(_:)`` turns into a grant.

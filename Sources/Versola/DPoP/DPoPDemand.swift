@@ -1,3 +1,4 @@
+import VersolaHTTP
 import VersolaJOSE
 
 /// A server's DPoP complaint about a request (RFC 9449 §7.1, §8, §9), read from a 400 OAuth

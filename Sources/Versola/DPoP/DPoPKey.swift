@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Synchronization
 import VersolaCrypto
 import VersolaJOSE

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Fetches and caches the provider's discovery document for one engine (A1, R5).

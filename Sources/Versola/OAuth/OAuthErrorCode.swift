@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// An OAuth 2.0 / OpenID Connect `error` code as a provider sends it (RFC 6749 §4.1.2.1 and
 /// §5.2, OIDC Core §3.1.2.6, RFC 9449 §12.2, RFC 8628 §3.5). Codes this client does not know keep their text
 /// in ``other(_:)``.

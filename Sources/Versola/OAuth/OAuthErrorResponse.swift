@@ -1,3 +1,4 @@
+import VersolaHTTP
 import VersolaJOSE
 
 /// An OAuth 2.0 error answer (RFC 6749 §5.2): `error`, and optionally `error_description` and

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The provider behaviours that break the standards and that the engine works around, each
 /// named, documented with the provider it was seen with, and able to be turned off.
 ///

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The challenges of `WWW-Authenticate` header fields (RFC 9110 §11.6.1): each an
 /// auth-scheme with either a token68 or a list of auth-params (`name=token` or
 /// `name="quoted string"`). One field may hold several challenges, and a response several fields.

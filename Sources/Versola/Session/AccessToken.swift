@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// An access token with what a caller needs to use and cache it.

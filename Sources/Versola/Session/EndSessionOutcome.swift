@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// What became of the provider's end-session page at logout (A15). The local sign-out has
 /// happened whatever this says.
 public enum EndSessionOutcome: Sendable, Hashable {

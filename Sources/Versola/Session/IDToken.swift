@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The raw ID token of the held grant with its expiry: what a backend that validates ID

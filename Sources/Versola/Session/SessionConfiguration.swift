@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Everything a ``Session`` needs: the client registration, the profile it is stored

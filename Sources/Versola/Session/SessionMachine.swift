@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The session's transitions as a pure value (SPEC S1–S13).

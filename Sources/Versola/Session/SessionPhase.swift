@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// A session state with the data it holds (the machine's view; ``SessionState`` is what

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The seven observable states of a session (S1). No caller or platform adds one.
 public enum SessionState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// No grant.

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Synchronization
 
 /// A first-come, first-served lock for tasks: waiting suspends the task instead of

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Remembers, per task, which exclusive locks the task holds, so that a nested

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// A failed file-system call: the operation, the path and `errno`. Paths are not secret.

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Synchronization
 
 /// A ``SessionStore`` that keeps the record in memory only: for tests and for applications

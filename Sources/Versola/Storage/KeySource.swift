@@ -1,3 +1,4 @@
+import VersolaHTTP
 import VersolaCrypto
 
 /// Supplies the 256-bit data key that seals a profile's ``SessionRecord``.

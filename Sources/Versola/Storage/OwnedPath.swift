@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The one check that a file or directory Versola reads its settings or keys from belongs to

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The few file operations the store needs, done with POSIX calls so that modes, `fsync`

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// One profile's directory, `<state home>/versola/<profile>`, and the files in it.

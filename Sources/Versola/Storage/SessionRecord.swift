@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Everything stored for one profile, sealed and written as one record (P8): a session's

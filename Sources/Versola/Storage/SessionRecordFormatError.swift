@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// Why stored bytes are not a ``SessionRecord``. Names fields, never values.
 struct SessionRecordFormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. `missing member "issuer"`.

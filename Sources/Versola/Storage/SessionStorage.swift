@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// Which ``KeySource`` seals a profile's record. Raw values are the command line's names.

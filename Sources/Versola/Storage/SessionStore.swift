@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// Where a profile's ``SessionRecord`` lives between runs.
 ///
 /// Implementations keep one record per profile and replace it whole (P8).

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The XDG base directories Versola uses (L3): state for session records, config for the

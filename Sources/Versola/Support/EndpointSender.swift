@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// How the engine sends every request to the provider and to resources: through the

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// What the engine's parts share: the retrying HTTP client and the injected clock and

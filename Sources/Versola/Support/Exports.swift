@@ -1,3 +1,58 @@
-// Applications import `Versola` alone: the error hierarchy, the HTTP messages and the
-// injected clock, transport and random source come with it.
-@_exported import VersolaHTTP
+public import VersolaHTTP
+
+// What an application needs of the HTTP layer, and nothing else: the error hierarchy, the
+// messages it sends through a session, the transport options and retry policy of its
+// configuration, and the clock, random source and transport it may inject. The retry tables,
+// the request parser, the loopback server and the test doubles (`ManualClock`,
+// `SeededRandomSource`) stay in `VersolaHTTP`, for the engine and its tests.
+
+/// Every failure the engine reports: four categories, each with its causes (E1–E6).
+public typealias VersolaError = VersolaHTTP.VersolaError
+/// Why trying again later may work (E1).
+public typealias RecoverableCause = VersolaHTTP.RecoverableCause
+/// Why the person must sign in again (E2).
+public typealias ReauthenticationReason = VersolaHTTP.ReauthenticationReason
+/// What a resource asks for in a step-up (A10).
+public typealias StepUpChallenge = VersolaHTTP.StepUpChallenge
+/// What a developer or administrator must fix (E4).
+public typealias ConfigurationDetail = VersolaHTTP.ConfigurationDetail
+/// Every cause's wire name (E13).
+public typealias VersolaErrorName = VersolaHTTP.VersolaErrorName
+/// What a provider said in an error answer (E14).
+public typealias ProviderError = VersolaHTTP.ProviderError
+/// A failure before any usable answer (E8).
+public typealias NetworkFailure = VersolaHTTP.NetworkFailure
+/// An answer the operation could not use (E8).
+public typealias ServerFailure = VersolaHTTP.ServerFailure
+/// A request to send through a session or client.
+public typealias HTTPRequest = VersolaHTTP.HTTPRequest
+/// An answer.
+public typealias HTTPResponse = VersolaHTTP.HTTPResponse
+/// A request method.
+public typealias HTTPMethod = VersolaHTTP.HTTPMethod
+/// Header fields.
+public typealias HTTPHeaders = VersolaHTTP.HTTPHeaders
+/// Timeouts, size limits and trust anchors of the transport.
+public typealias TransportOptions = VersolaHTTP.TransportOptions
+/// How many attempts and how much time an operation may use (R1).
+public typealias RetryPolicy = VersolaHTTP.RetryPolicy
+/// One operation's budget of attempts and time (R1).
+public typealias OperationBudget = VersolaHTTP.OperationBudget
+/// What a request is for, which decides its repeats (R4–R7).
+public typealias OperationKind = VersolaHTTP.OperationKind
+/// The clock the engine reads and waits on (inject one in tests).
+public typealias VersolaClock = VersolaHTTP.VersolaClock
+/// The real clock.
+public typealias SystemClock = VersolaHTTP.SystemClock
+/// Where random bytes come from (inject one in tests).
+public typealias RandomSource = VersolaHTTP.RandomSource
+/// The real random source.
+public typealias SystemRandomSource = VersolaHTTP.SystemRandomSource
+/// Sends one HTTP attempt (inject one in tests).
+public typealias HTTPTransport = VersolaHTTP.HTTPTransport
+/// Why one attempt failed.
+public typealias TransportError = VersolaHTTP.TransportError
+/// The libcurl transport.
+public typealias CurlTransport = VersolaHTTP.CurlTransport
+/// Sends requests with the retry rules (R1–R8); the engine environment holds one.
+public typealias RetryingClient = VersolaHTTP.RetryingClient

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// One piece of work shared by every caller that asks for it while it runs: the first caller
 /// starts it, the others wait for the same result, and nothing is fetched twice at once. Kept
 /// as a stored property of the actor that owns it.

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// A protected resource's error answer read by RFC 6750 §3 (and RFC 9449 §7.1 for DPoP):
 /// the `error` and `error_description` of the `WWW-Authenticate` challenge (Bearer or DPoP),
 /// else of an OAuth error body. Used for the UserInfo endpoint.

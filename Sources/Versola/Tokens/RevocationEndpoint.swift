@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The provider's RFC 7009 revocation endpoint, used at logout to revoke the refresh token (A9).

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// The provider's token endpoint (RFC 6749 §3.2): the authorization-code exchange, the

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import VersolaJOSE
 
 /// A successful token endpoint answer (RFC 6749 §5.1, OIDC Core §3.1.3.3).

@@ -1,3 +1,4 @@
+import VersolaHTTP
 /// The `token_type` of an access token (RFC 6749 §7.1), read case-insensitively.
 public enum TokenType: String, Sendable, Hashable, CaseIterable {
     /// `Bearer` (RFC 6750).

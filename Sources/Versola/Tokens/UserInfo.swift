@@ -1,3 +1,4 @@
+import VersolaHTTP
 import VersolaJOSE
 
 /// The claims the UserInfo endpoint returned (OIDC Core §5.3.2), already checked against the

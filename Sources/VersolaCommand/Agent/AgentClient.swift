@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// Talks to the session agent: connects to its socket, starting the agent on demand, sends
 /// one request line and reads the reply.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaHTTP
 
 /// The per-user session agent (P4, T2): listens on ``AgentLocation/socketPath``, answers one
 /// request line per connection from processes of the same user (checked with `SO_PEERCRED`)

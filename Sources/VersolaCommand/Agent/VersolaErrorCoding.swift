@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// Reads back a ``VersolaError`` from the E13 members ``ErrorReport/fields(of:)`` writes, so

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola git-credential get|store|erase`: git's credential helper (gitcredentials(7)).

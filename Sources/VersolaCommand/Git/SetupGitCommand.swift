@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola setup-git [--host H]`: adds the host to the profile and points git's credential

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// What kubectl tells a credential plugin in `KUBERNETES_EXEC_INFO`: a JSON ExecCredential

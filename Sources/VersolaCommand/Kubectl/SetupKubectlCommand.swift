@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola setup-kubectl`: prints the kubeconfig `users:` entry whose exec plugin is this

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// Why a command did not succeed: a bad command line or an engine error.
 public enum CommandFailure: Error, Sendable, Hashable, CustomStringConvertible {

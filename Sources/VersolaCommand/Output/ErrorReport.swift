@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// The one place that turns a failure into what the person or script sees: the exit status,

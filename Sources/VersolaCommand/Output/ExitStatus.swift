@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// The exit statuses of `versola`, one per error category (scripts branch on them).
 public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// `versola login` options. Every field left `nil` comes from the saved profile (or the
 /// engine's default).

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// Turns `versola`'s arguments into an ``Invocation`` without running anything.
 ///

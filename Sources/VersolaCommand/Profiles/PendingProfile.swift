@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// The settings of a login in progress, kept beside the saved profile until the login
 /// succeeds (P11): a login with a mistyped issuer or any other failure leaves the saved

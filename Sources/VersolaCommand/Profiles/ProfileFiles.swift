@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// The saved profiles: `$XDG_CONFIG_HOME/versola/profiles/<name>.json`, files 0600 in

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// What `versola login` remembers about a profile, so later commands need only `--profile`:

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// The second half of a `versola token` begun by the small front program (`versola-front`,
 /// installed as `versola`): the front asked the agent, and hands every answer it does not

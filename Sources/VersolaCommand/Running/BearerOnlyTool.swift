@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// A program that sends the access token as a plain Bearer credential, without DPoP proofs:
 /// a server refuses a DPoP-bound token presented that way (RFC 9449 §7.1), so a DPoP-bound

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// Everything a running command needs from its surroundings, injected so that tests can run
 /// commands in-process.

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// Runs a parsed command and returns its exit status. Commands that need a session go

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 /// What `versola login` says on standard error for a sign-in on another device (A14): the
 /// page to open, the code to enter there, and how long the code works. Everything that came

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `logout --end-session`, after the local sign-out: the provider's end-session page opened

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola login` and `versola handle-redirect`: the interactive sign-in runs in the

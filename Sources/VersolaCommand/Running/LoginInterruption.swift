@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Versola
+import VersolaHTTP
 
 /// Ctrl-C (SIGINT) while `versola login` waits is the person cancelling (E7): the login is
 /// cancelled through the engine, so the session wipes the pending request and returns to the

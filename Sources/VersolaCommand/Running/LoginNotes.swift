@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 
 /// The lines `versola login` adds while it waits: which token binding it chose (A11), and,
 /// when the browser has not come back after a while, what to check at the provider.

@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// One line pasted while `versola login` waits (L2): handed to the login waiting in this

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola profiles`: every saved profile with its issuer and the state of its session.

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola handle-redirect` for a re-login that another `versola login` is waiting for (L2).

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// How `versola request`'s HTTP request and response cross the agent socket: method, URL,

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// Holds one ``Session`` per profile location and answers ``AgentRequest``s with it. The

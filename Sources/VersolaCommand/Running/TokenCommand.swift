@@ -1,4 +1,5 @@
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola token`: asks the agent (or a session of this process) for the access or ID

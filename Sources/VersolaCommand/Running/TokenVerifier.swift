@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// `versola verify`: checks a JWT as a resource server would. The issuer's discovery document

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct PKCETests {
     // RFC 7636 appendix B.

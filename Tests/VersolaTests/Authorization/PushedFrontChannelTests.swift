@@ -1,5 +1,6 @@
 import Testing
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct PushedFrontChannelTests {
     @Test("A3: the front channel repeats the pushed response_type, redirect_uri, scope and prompt, and nothing else")

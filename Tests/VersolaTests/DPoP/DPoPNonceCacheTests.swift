@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 
 @Suite struct DPoPNonceCacheTests {
     let authorizationServer = Origin(scheme: "https", host: "as.example")!

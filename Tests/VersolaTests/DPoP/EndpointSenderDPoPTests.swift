@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 
 /// The sender's DPoP behaviour over a scripted transport (D2, D3, R1, R3), counting requests.

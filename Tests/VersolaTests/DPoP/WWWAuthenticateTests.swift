@@ -1,5 +1,6 @@
 import Testing
 import Versola
+import VersolaHTTP
 
 @Suite struct WWWAuthenticateTests {
     @Test("D3 A10: one challenge with quoted and token parameters; names are case-insensitive")

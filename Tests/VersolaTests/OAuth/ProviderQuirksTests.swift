@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 
 /// The glewlwyd workaround (an empty-bodied 400 to a refresh is invalid_grant) holds only for
 /// that exact shape, and can be turned off.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VersolaJOSE
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct AccessTokenFreshnessTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

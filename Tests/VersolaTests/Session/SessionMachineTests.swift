@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VersolaJOSE
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct SessionMachineTests {
     static let idToken: String = {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Versola
+import VersolaHTTP
 
 /// Counts bodies running at once.
 private actor Occupancy {

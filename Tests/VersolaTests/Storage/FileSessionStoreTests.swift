@@ -3,6 +3,7 @@ import Testing
 import VersolaCrypto
 
 @testable import Versola
+import VersolaHTTP
 
 /// The umask is per process: the suite runs its tests one at a time, and only sets
 /// permissive masks (000, 022), which cannot hurt other suites running meanwhile.

@@ -3,6 +3,7 @@ import Testing
 import VersolaCrypto
 
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct KeyFileKeySourceTests {
     @Test func createsAPrivateKeyFileOnceAndReusesIt() async throws {

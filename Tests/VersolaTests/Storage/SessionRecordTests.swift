@@ -3,6 +3,7 @@ import Testing
 import VersolaJOSE
 
 @testable import Versola
+import VersolaHTTP
 
 @Suite struct SessionRecordTests {
     @Test func everyFieldRoundTrips() throws {

@@ -3,6 +3,7 @@ import Testing
 import VersolaCrypto
 
 @testable import Versola
+import VersolaHTTP
 
 /// A fresh directory under the system temp directory, removed when the test is done.
 final class TemporaryDirectory: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// What the person is shown while a device flow login waits (A14): the code to enter and

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 
 /// A device authorization (RFC 8628) waiting for the person to approve it on another device
