@@ -13,6 +13,9 @@ install_deps
 if ! command -v kubectl >/dev/null 2>&1; then
   VERSOLA_EXTRA_PACKAGES="kubernetes-client" install_deps
 fi
+# The Secret Service end-to-end tests (KeyringProcessScenarios) run a real GNOME Keyring on a
+# private D-Bus session bus: dbus-daemon and dbus-send, gnome-keyring-daemon and secret-tool.
+VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools" install_deps
 
 echo "== shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh

@@ -104,7 +104,7 @@ import VersolaTestIdP
         defer { try? FileManager.default.removeItem(at: home) }
         let store = try FileSessionStore(
             profile: "default", directory: home.appendingPathComponent("state"),
-            keySource: KeyFileKeySource(configHome: home.appendingPathComponent("config")))
+            keySource: KeyFileKeySource(stateHome: home.appendingPathComponent("state")))
         var record = SessionRecord(
             issuer: "https://id.example", clientID: "cli", subject: "alice", refreshToken: "refresh-SECRET",
             idToken: "h.p.s", dpopNonces: cache.snapshot())

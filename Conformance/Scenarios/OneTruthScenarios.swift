@@ -6,15 +6,21 @@ import VersolaCrypto
 import VersolaHTTP
 import VersolaTestIdP
 
-/// A key source that can be locked and unlocked by the test, like a keyring.
+/// A key source that can be locked and unlocked by the test, like a keyring, or made unusable
+/// as a keyring is without its session bus.
 final class LockableKeySource: KeySource {
-    private let key = SymmetricKey.generate()
+    private let key: SymmetricKey
     private let locked = Mutex(false)
+    private let unusable = Mutex(false)
+
+    init(key: SymmetricKey = SymmetricKey.generate()) { self.key = key }
 
     func setLocked(_ value: Bool) { locked.withLock { $0 = value } }
+    func setUnusable(_ value: Bool) { unusable.withLock { $0 = value } }
 
     func dataKey() async throws(VersolaError) -> SymmetricKey {
         if locked.withLock({ $0 }) { throw .recoverable(.unlockRequired) }
+        if unusable.withLock({ $0 }) { throw .configuration(.invalidConfiguration("no D-Bus session bus (test)")) }
         return key
     }
 }
@@ -126,6 +132,56 @@ final class FailingWritesStore: SessionStore {
         }
     }
 
+    @Test("S13 E4: a key source that stops working mid-session (no session bus) is named; it neither signs out nor wipes")
+    func unusableKeySourceKeepsTheGrant() async throws {
+        let rig = try await SessionRig()
+        try await withRig(rig) { rig in
+            let keys = LockableKeySource()
+            let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
+            let session = try Self.session(rig, store: store)
+            await session.start()
+            try await session.login()
+            let before = FileManager.default.contents(atPath: store.recordFile.path)
+            keys.setUnusable(true)
+            // What a change notice from another process does: read the store again.
+            await session.reloadFromStore()
+            #expect(session.state == .authenticated, "only a record that no longer decrypts ends a session")
+            #expect(session.storageProblem?.contains("no D-Bus session bus") == true, "\(session.storageProblem ?? "")")
+            do throws(VersolaError) {
+                _ = try await session.accessToken(forceRefresh: true)
+                Issue.record("a refresh without its key succeeded")
+            } catch {
+                #expect(error.category == "configuration", "\(error)")
+            }
+            #expect(session.state == .authenticated)
+            #expect(FileManager.default.contents(atPath: store.recordFile.path) == before, "the record is kept")
+            keys.setUnusable(false)
+            #expect(try await session.accessToken(forceRefresh: true).isEmpty == false)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0)
+        }
+    }
+
+    @Test("E9 S11: a session holding no grant keeps a record it cannot open (another key source's) instead of wiping it")
+    func signedOutSessionKeepsAForeignRecord() async throws {
+        let rig = try await SessionRig()
+        try await withRig(rig) { rig in
+            let stale = try Self.session(
+                rig, store: try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: LockableKeySource()))
+            await stale.start()
+            #expect(stale.state == .unauthenticated)
+            // Another process signs in with another key: the profile moved to another key source.
+            let current = try Self.session(
+                rig, store: try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: LockableKeySource()))
+            await current.start()
+            try await current.login()
+            await stale.reloadFromStore()
+            #expect(stale.state == .unauthenticated)
+            #expect(FileManager.default.fileExists(atPath: rig.storage.store.recordFile.path), "the other key source's record is kept")
+            #expect(try await current.accessToken(forceRefresh: true).isEmpty == false)
+            #expect(current.state == .authenticated)
+        }
+    }
+
     @Test(
         "P10 P7 A7: a rotated refresh token survives a failure after the token answer; the next refresh presents it",
         arguments: ["expiredIDToken", "wrongAccessTokenHash", "unknownSigningKey+jwks503"])
@@ -222,7 +278,7 @@ final class FailingWritesStore: SessionStore {
         await rig.session.start()
         try await rig.session.login()
         // The data key is lost: a new key file.
-        let keyFile = rig.directories.configHome.appendingPathComponent("versola/key").path
+        let keyFile = rig.directories.stateHome.appendingPathComponent("versola/key").path
         #expect(FileManager.default.fileExists(atPath: keyFile))
         try FileManager.default.removeItem(atPath: keyFile)
         let restarted = try rig.restarted()

@@ -25,7 +25,7 @@ func readmeExample1() async throws {
 // README block 2
 func readmeExample2() async throws {
     let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
-    let storage = try SessionStorage.standard(profile: "work")            // key file under ~/.config/versola
+    let storage = try SessionStorage.standard(profile: "work")            // key file under ~/.local/state/versola
     let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
                               store: storage.store)
     await session.start()                                   // disk only: works offline

@@ -31,6 +31,17 @@ struct CommandParserTests {
         #expect(invocation.global.json)
     }
 
+    @Test func keySourceAndPassphraseDescriptor() throws {
+        let login = try parse("login", "--key-source", "secret-service", "--passphrase-fd=3")
+        #expect(login.command == .login(LoginOptions(keySource: .secretService, passphraseDescriptor: 3)))
+        #expect(try parse("login", "--key-source", "file").command == .login(LoginOptions(keySource: .keyFile)))
+        #expect(try parse("unlock").command == .unlock(UnlockOptions()))
+        #expect(try parse("unlock", "--passphrase-fd", "0").command == .unlock(UnlockOptions(passphraseDescriptor: 0)))
+        for bad in [["login", "--key-source", "keyring"], ["unlock", "--passphrase-fd", "-1"], ["unlock", "extra"]] {
+            #expect(throws: UsageError.self) { try CommandParser.parse(bad) }
+        }
+    }
+
     // A11: `--dpop MODE`, with `--dpop` alone and `--no-dpop` as aliases of require and off.
     @Test func dpopModes() throws {
         func mode(_ arguments: String...) throws -> DPoPMode? {

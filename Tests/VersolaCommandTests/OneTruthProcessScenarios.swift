@@ -50,7 +50,7 @@ struct OneTruthProcessScenarios {
     static func storedRefreshToken(_ cli: CLIHarness) async throws -> String? {
         let store = try FileSessionStore(
             profile: "default", directory: URL(fileURLWithPath: cli.home.path + "/state"),
-            keySource: KeyFileKeySource(configHome: URL(fileURLWithPath: cli.home.path + "/config")))
+            keySource: KeyFileKeySource(stateHome: URL(fileURLWithPath: cli.home.path + "/state")))
         return try await store.load()?.refreshToken
     }
 

@@ -70,6 +70,30 @@ struct ProfileFilesTests {
         #expect(ProfileSettings(issuer: "https://id.example", clientID: "cli").clientConfiguration.dpop == .auto)
     }
 
+    // The key source is saved by name and used by every later command; one this version does
+    // not know is refused rather than guessed (a guess would open the session with the wrong key).
+    @Test func keySourceIsSavedAndSurvivesAProviderChange() throws {
+        var settings = ProfileSettings(issuer: "https://id.example", clientID: "cli")
+        #expect(settings.keySource == .keyFile)
+        #expect(settings.json["keySource"] == "file")
+        settings.keySource = .secretService
+        #expect(try ProfileSettings(json: settings.json).keySource == .secretService)
+        #expect(try ProfileSettings(json: ["issuer": "https://id.example", "clientID": "cli"]).keySource == .keyFile)
+        #expect(throws: VersolaError.self) {
+            try ProfileSettings(json: ["issuer": "https://id.example", "clientID": "cli", "keySource": "tpm"])
+        }
+        let merged = try ProfileSettings.merging(LoginOptions(keySource: .passphrase), over: settings, profile: "p")
+        #expect(merged.keySource == .passphrase)
+        // Another provider resets the login options, not where this machine keeps the key.
+        let moved = try ProfileSettings.merging(LoginOptions(issuer: "https://other"), over: settings, profile: "p")
+        #expect(moved.keySource == .secretService)
+    }
+
+    @Test func theKeyFileNameIsNoProfileName() {
+        #expect(throws: VersolaError.self) { try ProfileFiles(configHome: "/nonexistent").path(of: "key") }
+        #expect(throws: Never.self) { try ProfileFiles(configHome: "/nonexistent").path(of: "keys") }
+    }
+
     private func mode(of path: String) throws -> mode_t {
         var info = stat()
         try #require(lstat(path, &info) == 0)

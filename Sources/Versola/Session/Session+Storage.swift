@@ -33,7 +33,10 @@ extension Session {
         case .locked:
             await perform(apply(.storageLocked))
         case .unreadable:
-            await perform(apply(.credentialsInvalidated))
+            // Only a record that no longer decrypts ends the session (S13). A key source or file
+            // that cannot be used now (no session bus, a permission) leaves the state as it is;
+            // the reason is published as the storage problem and the next operation's error.
+            if readProblem == .reauthenticate(.credentialsInvalidated) { await perform(apply(.credentialsInvalidated)) }
         case .grant:
             if let record { client.dpopNonces.restore(record.dpopNonces) }
             await perform(apply(.storeChanged(stored)))

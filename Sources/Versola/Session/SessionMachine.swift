@@ -314,7 +314,12 @@ struct SessionMachine: Sendable, Hashable {
         case .loggingOut, .locked:
             // While locked nothing can be decrypted; unlocking reads the record again.
             return []
-        case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired:
+        case .unauthenticated:
+            // Holding no grant, there is nothing to invalidate: a record this session cannot
+            // open is kept, as at startup (E9), since it may be another process's, sealed with
+            // another key source (a login that just moved the profile to one).
+            return []
+        case .authorizing, .authenticated, .refreshing, .stepUpRequired:
             return move(to: .unauthenticated) + [.wipeCredentials]
         }
     }

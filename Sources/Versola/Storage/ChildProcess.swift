@@ -16,16 +16,22 @@ enum ChildProcess {
 
     /// Runs `executable` with `arguments`, feeding `input` on standard input. Nil when the
     /// program cannot be started at all.
-    static func run(_ executable: URL, arguments: [String], input: [UInt8] = []) async -> Outcome? {
-        await DedicatedThread.run { runBlocking(executable, arguments: arguments, input: input) }
+    /// - Parameter environment: the program's environment; nil passes this process's own.
+    static func run(
+        _ executable: URL, arguments: [String], input: [UInt8] = [], environment: [String: String]? = nil
+    ) async -> Outcome? {
+        await DedicatedThread.run { runBlocking(executable, arguments: arguments, input: input, environment: environment) }
     }
 
-    private static func runBlocking(_ executable: URL, arguments: [String], input: [UInt8]) -> Outcome? {
+    private static func runBlocking(
+        _ executable: URL, arguments: [String], input: [UInt8], environment: [String: String]?
+    ) -> Outcome? {
         var attempt = 0
         while true {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            if let environment { process.environment = environment }
             let pipes = (Pipe(), Pipe(), Pipe())
             process.standardInput = pipes.0
             process.standardOutput = pipes.1

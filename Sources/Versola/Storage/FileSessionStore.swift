@@ -30,7 +30,7 @@ import VersolaCrypto
 /// let directories = try XDGDirectories.current()
 /// let store = try FileSessionStore(
 ///     profile: "work", directory: directories.stateHome,
-///     keySource: KeyFileKeySource(configHome: directories.configHome))
+///     keySource: KeyFileKeySource(directories: directories))
 /// let record = try await store.load()
 /// ```
 public final class FileSessionStore: SessionStore {
@@ -106,9 +106,10 @@ public final class FileSessionStore: SessionStore {
         }
     }
 
-    /// Deletes the stored record and any temp files left by interrupted writes. Needs no key;
-    /// when the key is available and the record does not open with it, the record is moved
-    /// aside instead of deleted.
+    /// Deletes the stored record and any temp files left by interrupted writes, then lets the
+    /// key source forget a key of this profile alone (``KeySource/discardKey()``: the Secret
+    /// Service item). Needs no key; when the key is available and the record does not open with
+    /// it, the record is moved aside instead of deleted.
     public func wipe() async throws(VersolaError) {
         if let key = try? await keySource.dataKey() {
             do {
@@ -129,6 +130,7 @@ public final class FileSessionStore: SessionStore {
         } catch {
             throw error.storageError
         }
+        await keySource.discardKey()
     }
 
     /// The profile's change counter (see ``SessionStore/generation()``): the number in

@@ -4,8 +4,9 @@ import Foundation
 /// One profile's directory, `<state home>/versola/<profile>`, and the files in it.
 ///
 /// Profile names are checked here: 1 to 64 characters from `[A-Za-z0-9._-]`, not `.` nor
-/// containing `..`, so a name can never reach outside its directory.
-struct ProfileDirectory: Sendable, Hashable {
+/// containing `..`, so a name can never reach outside its directory, and not `key`, the name of
+/// the key file beside the profile directories (``KeyFileKeySource``).
+package struct ProfileDirectory: Sendable, Hashable {
     /// The longest profile name accepted.
     static let maximumNameLength = 64
 
@@ -39,8 +40,12 @@ struct ProfileDirectory: Sendable, Hashable {
         try PrivateFiles.ensureDirectory(path, privateDirectories: [applicationPath, path])
     }
 
+    /// The one name a profile cannot have: the key file's, `<state home>/versola/key`.
+    package static let reservedName = "key"
+
     /// Checks a profile name (see the type's documentation).
-    static func validate(_ profile: String) throws(VersolaError) {
+    /// - Throws: `.configuration(.invalidConfiguration)` saying which names are allowed.
+    package static func validate(_ profile: String) throws(VersolaError) {
         let allowed = profile.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -54,6 +59,10 @@ struct ProfileDirectory: Sendable, Hashable {
             throw .configuration(
                 .invalidConfiguration(
                     "profile names are 1 to \(maximumNameLength) characters of A-Z a-z 0-9 . _ - (not . nor containing ..)"))
+        }
+        guard profile != reservedName else {
+            throw .configuration(
+                .invalidConfiguration("'\(reservedName)' cannot be a profile name: the key file has it; choose another name"))
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 
 /// Which ``KeySource`` seals a profile's record. Raw values are the command line's names.
 public enum KeySourceKind: String, Sendable, Hashable, CaseIterable {
-    /// ``KeyFileKeySource``: a 0600 key file under `$XDG_CONFIG_HOME/versola` (the default).
-    case keyFile = "key-file"
+    /// ``KeyFileKeySource``: a 0600 key file under `$XDG_STATE_HOME/versola` (the default).
+    case keyFile = "file"
     /// ``PassphraseKeySource``: derived from a passphrase; locked until unlocked.
     case passphrase
     /// ``SecretServiceKeySource``: the desktop keyring through `secret-tool`.
@@ -36,7 +36,7 @@ public struct SessionStorage: Sendable {
         let source: any KeySource
         switch kind {
         case .keyFile:
-            source = KeyFileKeySource(configHome: directories.configHome)
+            source = KeyFileKeySource(directories: directories)
         case .passphrase:
             source = try PassphraseKeySource(profile: profile, directory: directories.stateHome)
         case .secretService:

@@ -1,16 +1,17 @@
 import VersolaHTTP
 import Foundation
 
-/// The XDG base directories Versola uses (L3): state for session records, config for the
-/// key file.
+/// The XDG base directories Versola uses (L3): state for session records and the key file,
+/// config for the command's profiles (and, in earlier versions, the key file).
 ///
 /// `$XDG_STATE_HOME` and `$XDG_CONFIG_HOME` are used when set to an absolute path (the XDG
 /// specification says relative values are ignored); otherwise `~/.local/state` and
 /// `~/.config`, with `~` from `$HOME` or, failing that, the password database.
 public struct XDGDirectories: Sendable, Hashable {
-    /// Where session records live: `$XDG_STATE_HOME` or `~/.local/state`.
+    /// Where session records and the key file live: `$XDG_STATE_HOME` or `~/.local/state`.
     public var stateHome: URL
-    /// Where the key file lives: `$XDG_CONFIG_HOME` or `~/.config`.
+    /// Where the command keeps its profiles: `$XDG_CONFIG_HOME` or `~/.config` (a key file
+    /// earlier versions left here is moved to the state home, ``KeyFileKeySource``).
     public var configHome: URL
 
     /// Uses the given directories.

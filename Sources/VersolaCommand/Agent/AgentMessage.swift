@@ -25,6 +25,9 @@ public enum AgentOperation: String, Sendable, Hashable, CaseIterable {
     case adopt
     /// Stream every state change (S3), one reply line each, until the client goes away.
     case watch
+    /// Unlock the profile (S10): with `args.passphrase`, unlock its passphrase key source;
+    /// without, read its key source again (a keyring unlocked meanwhile).
+    case unlock
     /// Liveness check.
     case ping
     /// Ask the agent to exit.

@@ -84,7 +84,8 @@ public enum ErrorReport {
         case .recoverable(.userCancelled):
             return "sign-in cancelled; nothing changed"
         case .recoverable(.unlockRequired):
-            return "the session store is locked; unlock it and try again"
+            return "the session is locked (its passphrase was not given or not right, or the keyring holding its key "
+                + "is locked); nothing was lost. Unlock it: versola unlock\(flag)"
         case .recoverable(.server(let failure)):
             var text = "the provider answered \(failure.status) (\(failure.failedRequests) failed request(s))"
             if let said = failure.providerError { text += ": \(quoted(said))" }

@@ -15,6 +15,8 @@ public enum Command: Sendable, Hashable {
     case userInfo
     /// `versola logout`: sign out, wiping everything local.
     case logout(LogoutOptions)
+    /// `versola unlock`: hand the agent the passphrase, or have it look at the keyring again (S10).
+    case unlock(UnlockOptions)
     /// `versola request`: send an HTTP request with the access token (and DPoP proof).
     case request(RequestOptions)
     /// `versola handle-redirect URL`: deliver a pasted or handed-over redirect (L2).
@@ -53,6 +55,8 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
     case userInfo = "userinfo"
     /// `logout`.
     case logout
+    /// `unlock`.
+    case unlock
     /// `request`.
     case request
     /// `handle-redirect`.

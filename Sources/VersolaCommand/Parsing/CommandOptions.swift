@@ -33,13 +33,18 @@ public struct LoginOptions: Sendable, Hashable {
     public var loginHint: String?
     /// `--prompt VALUE` (`login`, `consent`, `select_account`, `none`).
     public var prompt: String?
+    /// `--key-source file|secret-service|passphrase`: where the session's key lives (saved).
+    public var keySource: KeySourceKind?
+    /// `--passphrase-fd N`: read the passphrase of a passphrase profile from descriptor N.
+    public var passphraseDescriptor: Int32?
 
     /// No options given.
     public init(
         issuer: String? = nil, clientID: String? = nil, scopes: [String] = [], dpop: DPoPMode? = nil,
         browserCommand: String? = nil, noBrowser: Bool = false, port: UInt16? = nil, redirectPath: String? = nil,
         caFile: String? = nil, acrValues: [String] = [], maxAge: Int? = nil, loginHint: String? = nil,
-        prompt: String? = nil, device: Bool = false
+        prompt: String? = nil, device: Bool = false, keySource: KeySourceKind? = nil,
+        passphraseDescriptor: Int32? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -55,6 +60,19 @@ public struct LoginOptions: Sendable, Hashable {
         self.maxAge = maxAge
         self.loginHint = loginHint
         self.prompt = prompt
+        self.keySource = keySource
+        self.passphraseDescriptor = passphraseDescriptor
+    }
+}
+
+/// `versola unlock` options.
+public struct UnlockOptions: Sendable, Hashable {
+    /// `--passphrase-fd N`: read the passphrase from descriptor N instead of the terminal.
+    public var passphraseDescriptor: Int32?
+
+    /// Creates the options.
+    public init(passphraseDescriptor: Int32? = nil) {
+        self.passphraseDescriptor = passphraseDescriptor
     }
 }
 

@@ -114,6 +114,12 @@ public enum CommandParser {
                 case "--max-age": options.maxAge = try reader.number(flag, in: 0...Int(Int32.max))
                 case "--login-hint": options.loginHint = flag.value
                 case "--prompt": options.prompt = flag.value
+                case "--key-source":
+                    guard let kind = KeySourceKind(rawValue: flag.value ?? "") else {
+                        throw UsageError("--key-source must be file, secret-service or passphrase", command: name)
+                    }
+                    options.keySource = kind
+                case "--passphrase-fd": options.passphraseDescriptor = try reader.descriptor(flag)
                 default: try reader.unknown(flag)
                 }
             }
@@ -164,6 +170,16 @@ public enum CommandParser {
             }
             try reader.expect(positionals, count: 0)
             command = .logout(options)
+        case .unlock:
+            var options = UnlockOptions()
+            for flag in reader.flags {
+                switch flag.name {
+                case "--passphrase-fd": options.passphraseDescriptor = try reader.descriptor(flag)
+                default: try reader.unknown(flag)
+                }
+            }
+            try reader.expect(positionals, count: 0)
+            command = .unlock(options)
         case .request:
             var method: String?
             var headers: [HeaderArgument] = []
@@ -293,6 +309,11 @@ struct FlagReader {
             throw UsageError("\(flag.name) needs a whole number in \(range.lowerBound)…\(range.upperBound)", command: command)
         }
         return value
+    }
+
+    /// The value of `--passphrase-fd`: a descriptor number.
+    func descriptor(_ flag: ParsedFlag) throws(UsageError) -> Int32? {
+        try number(flag, in: 0...Int(Int32.max)).map(Int32.init)
     }
 
     /// The value of `--token`: `access` or `id`.

@@ -1,6 +1,8 @@
+import Versola
+
 /// The table entries of the commands that sign in and use the session.
 enum LoginCommandSpecs {
-    static let all: [CommandSpec] = [login, token, status, userInfo, logout, request, handleRedirect, verify, agent]
+    static let all: [CommandSpec] = [login, token, status, userInfo, logout, unlock, request, handleRedirect, verify, agent]
 
     static let login = CommandSpec(
         .login, summary: "sign in through the browser (or with a code on another device) and save the profile",
@@ -10,6 +12,10 @@ enum LoginCommandSpecs {
             --issuer and --client-id. Where no browser can be started (over SSH, on a console) and
             the provider offers it, it signs in with a code to enter on any other device instead,
             as --device does; --no-browser keeps the browser flow and waits for a pasted redirect.
+            --key-source says where the key sealing the session lives: a
+            file only you can read (the default), the desktop keyring (secret-service, through
+            secret-tool), or a passphrase asked on the terminal (the first login sets it). It is
+            saved too; to change it, sign out first.
             """,
         flags: [
             FlagSpec(["--issuer"], value: "URL", help: "the provider's issuer (https, or http on loopback)"),
@@ -37,7 +43,27 @@ enum LoginCommandSpecs {
             FlagSpec(
                 ["--prompt"], value: "P", choices: ["login", "consent", "select_account", "none"],
                 help: "ask the provider to prompt: login, consent, select_account or none"),
+            FlagSpec(
+                ["--key-source"], value: "SOURCE", choices: KeySourceKind.allCases.map(\.rawValue),
+                help: "where the session's key lives: file (the default), secret-service (the desktop keyring) or passphrase"),
+            passphraseDescriptor,
         ])
+
+    /// `--passphrase-fd N`, shared by login and unlock.
+    static let passphraseDescriptor = FlagSpec(
+        ["--passphrase-fd"], value: "N",
+        help: "read the passphrase from file descriptor N (one line) instead of the terminal; also VERSOLA_PASSPHRASE_FD")
+
+    static let unlock = CommandSpec(
+        .unlock, summary: "unlock a locked session: give the passphrase, or look at the keyring again",
+        details: """
+            For a passphrase profile, asks for the passphrase on the terminal (without echo) and hands
+            it to the session agent, which keeps the profile unlocked until it exits. For a
+            secret-service profile, has the agent read the keyring again (a desktop shows its unlock
+            prompt). Without the agent (--no-agent) nothing stays unlocked: each command then asks
+            for the passphrase, or reads it from the descriptor named by VERSOLA_PASSPHRASE_FD.
+            """,
+        flags: [passphraseDescriptor])
 
     static let token = CommandSpec(
         .token, summary: "print a valid access or ID token (raw, json, or a kubectl ExecCredential)",

@@ -120,15 +120,8 @@ public struct ProfileFiles: Sendable, Hashable {
         }
     }
 
-    /// Checks a profile name.
+    /// Checks a profile name (the engine's one rule, `ProfileDirectory.validate`).
     static func validate(_ profile: String) throws(VersolaError) {
-        let allowed = profile.utf8.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-        guard !profile.isEmpty, profile.utf8.count <= 64, allowed, profile != ".", !profile.contains("..") else {
-            throw .configuration(
-                .invalidConfiguration("profile names are 1 to 64 characters of A-Z a-z 0-9 . _ - (not . nor containing ..)"))
-        }
+        try ProfileDirectory.validate(profile)
     }
 }

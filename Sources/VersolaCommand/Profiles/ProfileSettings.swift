@@ -23,6 +23,9 @@ public struct ProfileSettings: Sendable, Hashable {
     public var caFile: String?
     /// The git servers `versola git-credential` answers for (`versola setup-git --host`).
     public var gitHosts: [String]
+    /// Where the key sealing the profile's session lives (`--key-source`): the key file unless
+    /// the login said otherwise. Every command and the agent open the store with it.
+    public var keySource: KeySourceKind
 
     /// Creates settings with the engine's defaults for everything but issuer and client.
     public init(issuer: String, clientID: String) {
@@ -36,6 +39,7 @@ public struct ProfileSettings: Sendable, Hashable {
         self.redirectPath = defaults.redirect.path
         self.caFile = nil
         self.gitHosts = []
+        self.keySource = .keyFile
     }
 
     /// These settings with `options` laid over them (a flag given wins).
@@ -61,9 +65,12 @@ public struct ProfileSettings: Sendable, Hashable {
         }
         var settings = saved ?? ProfileSettings(issuer: issuer, clientID: clientID)
         if settings.issuer != issuer || settings.clientID != clientID {
-            // A different provider or client: start from the defaults again.
+            // A different provider or client: start from the defaults again, but the session
+            // stays where the profile keeps it (the key source is about this machine, not the provider).
             settings = ProfileSettings(issuer: issuer, clientID: clientID)
+            settings.keySource = saved?.keySource ?? .keyFile
         }
+        if let keySource = options.keySource { settings.keySource = keySource }
         if !options.scopes.isEmpty { settings.scopes = options.scopes }
         if let dpop = options.dpop { settings.dpop = dpop }
         if let command = options.browserCommand { settings.browserCommand = command }
@@ -95,11 +102,14 @@ public struct ProfileSettings: Sendable, Hashable {
             "dpop": .string(dpop.rawValue), "browserCommand": browserCommand.map { .string($0) } ?? .null,
             "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
             "caFile": caFile.map { .string($0) } ?? .null, "gitHosts": .array(gitHosts.map { .string($0) }),
+            "keySource": .string(keySource.rawValue),
         ]
     }
 
     /// Reads stored settings; unknown members are ignored, missing optional ones take defaults.
-    /// - Throws: `.configuration(.invalidConfiguration)` when required members are missing or mistyped.
+    /// - Throws: `.configuration(.invalidConfiguration)` when required members are missing or
+    ///   mistyped, or the key source is not one this version knows (guessing one would open the
+    ///   session with the wrong key).
     public init(json value: JSONValue) throws(VersolaError) {
         guard let issuer = value["issuer"]?.string, let clientID = value["clientID"]?.string else {
             throw .configuration(.invalidConfiguration("the profile file lacks issuer or clientID"))
@@ -120,5 +130,13 @@ public struct ProfileSettings: Sendable, Hashable {
         if let path = value["redirectPath"]?.string { redirectPath = path }
         caFile = value["caFile"]?.string
         gitHosts = value["gitHosts"]?.array?.compactMap(\.string) ?? []
+        if let name = value["keySource"]?.string {
+            guard let kind = KeySourceKind(rawValue: name) else {
+                throw .configuration(
+                    .invalidConfiguration(
+                        "the profile file names key source '\(name)', which is not file, secret-service or passphrase"))
+            }
+            keySource = kind
+        }
     }
 }

@@ -35,6 +35,32 @@ public struct CommandContext: Sendable {
         ProfileFiles(configHome: try XDGDirectories.current(environment: environment).configHome.path)
     }
 
+    /// The host a command runs requests in when no agent serves it; with `askingPassphrase`, a
+    /// passphrase profile asks for its passphrase (``passphraseSupplier()``) when its key is
+    /// needed, since nothing else unlocks it here.
+    func inProcessHost(askingPassphrase: Bool) -> SessionHost {
+        SessionHost(environment: environment, passphrase: askingPassphrase ? passphraseSupplier() : nil)
+    }
+
+    /// Reads a passphrase profile's passphrase from `VERSOLA_PASSPHRASE_FD` or the terminal,
+    /// saying on standard error why it could not (nothing is said when there is neither: the
+    /// profile then stays locked and the error says how to unlock it).
+    func passphraseSupplier() -> ProfileStorage.PassphraseSupplier {
+        let descriptor = PassphraseInput.descriptor(flag: nil, environment: environment)
+        let console = self.console
+        let json = invocation.global.json
+        return { profile, isNew in
+            do throws(VersolaError) {
+                return try await PassphraseInput.read(profile: profile, isNew: isNew, descriptor: descriptor)
+            } catch {
+                if descriptor != nil || PassphraseInput.hasTerminal {
+                    console.err(ErrorReport.render(.versola(error), json: json, profile: profile))
+                }
+                return nil
+            }
+        }
+    }
+
     /// The agent client, or nil with `--no-agent` or `-v`, or when no private socket directory exists.
     func agentClient() -> AgentClient? {
         guard !invocation.global.noAgent, !invocation.global.verbose, let location = AgentLocation.resolve(environment: environment) else {

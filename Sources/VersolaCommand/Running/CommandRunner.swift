@@ -59,6 +59,8 @@ public enum CommandRunner {
             let result = try await call(request, context, startAgent: false)
             context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
             await EndSessionPage.show(result, context: context)
+        case .unlock(let options):
+            try await UnlockCommand(context: context, options: options).run()
         case .request(let options):
             return try await sendRequest(options, context)
         case .handleRedirect(let url):
@@ -86,7 +88,10 @@ public enum CommandRunner {
         if let client = context.agentClient(), let answer = client.send(request, start: startAgent) {
             reply = answer
         } else {
-            reply = await SessionHost(environment: context.environment).handle(request)
+            // Only what needs the session's secrets asks for a passphrase; status, logout and
+            // the profile list say `locked` instead (logout works locked, S9).
+            let asks: Set<AgentOperation> = [.token, .idToken, .userInfo, .request]
+            reply = await context.inProcessHost(askingPassphrase: asks.contains(request.operation)).handle(request)
         }
         switch reply {
         case .success(let value): return value
@@ -110,6 +115,16 @@ public enum CommandRunner {
         var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": .string(idToken)]
         if let expiresAt = token.expiresAt { arguments["expiresAt"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
         let request = AgentRequest(.adopt, profile: context.profile, directories: try? context.directories(), arguments: arguments)
+        _ = client.send(request, start: true)
+    }
+
+    /// Hands a passphrase profile's passphrase to the agent (starting it when needed), which
+    /// then keeps the profile unlocked (S10) until it exits.
+    static func handPassphrase(_ passphrase: String, _ context: CommandContext) {
+        guard let client = context.agentClient() else { return }
+        let request = AgentRequest(
+            .unlock, profile: context.profile, directories: try? context.directories(),
+            arguments: ["passphrase": .string(passphrase)])
         _ = client.send(request, start: true)
     }
 
@@ -137,7 +152,7 @@ public enum CommandRunner {
             return
         }
         // No agent: a session of this process's own, which follows the store like the agent's (S11).
-        let host = SessionHost(environment: context.environment)
+        let host = context.inProcessHost(askingPassphrase: false)
         let stream: AsyncStream<SessionState>
         do throws(VersolaError) { stream = try await host.watch(request) } catch { throw .versola(error) }
         for await state in stream {

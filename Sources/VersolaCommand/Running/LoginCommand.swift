@@ -22,9 +22,11 @@ struct LoginCommand {
         let session: Session
         let pendingProfile: PendingProfile
         let browserAvailable: Bool
+        let keys: LoginKeys
         do throws(VersolaError) {
             let files = try context.profileFiles()
-            settings = try ProfileSettings.merging(options, over: try files.load(profile), profile: profile)
+            let saved = try files.load(profile)
+            settings = try ProfileSettings.merging(options, over: saved, profile: profile)
             try settings.clientConfiguration.validate()
             let ignored = DeviceLoginText.ignoredFlags(options)
             if options.device, !ignored.isEmpty {
@@ -34,16 +36,21 @@ struct LoginCommand {
                             + "leave them out, or sign in through the browser without --device"))
             }
             browserAvailable = Self.browserAvailable(settings: settings, context: context)
+            let storage = try ProfileStorage(
+                profile: profile, settings: settings, directories: try context.directories(), environment: context.environment)
+            try LoginKeys.refuseChange(from: saved, to: settings, storage: storage, profile: profile)
+            keys = try await LoginKeys.unlock(storage, profile: profile, descriptor: passphraseDescriptor)
             // P11: the saved profile changes only when the login succeeds; until then the new
             // settings wait beside it, where `handle-redirect` finds them (L2).
             pendingProfile = PendingProfile(files: files, profile: profile)
-            try pendingProfile.save(settings)
             do throws(VersolaError) {
+                try pendingProfile.save(settings)
                 session = try await Self.openSession(
-                    settings: settings, context: context, browser: browser(for: settings),
+                    settings: settings, storage: storage, context: context, browser: browser(for: settings),
                     keepDeviceRequest: options.device || (!options.noBrowser && !browserAvailable))
             } catch {
                 pendingProfile.discard()
+                keys.settle()
                 throw error
             }
         } catch {
@@ -94,26 +101,34 @@ struct LoginCommand {
             interruption.stop()
             indicator.stop()
             pendingProfile.settle(after: error)
+            keys.settle()
             throw .versola(error)
         }
         interruption.stop()
         indicator.stop()
-        let note = await Self.handOver(session, context: context)
+        let note = await Self.handOver(session, context: context, passphrase: keys.passphrase)
         let status = SessionHost.status(of: session, settings: settings, profile: profile)
         console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
         if let note, !json { console.err(note) }
     }
 
     /// Tells a running agent about the new session and hands it the login's access token, so
-    /// `versola token` serves it at once (and at all, for a provider without refresh tokens).
+    /// `versola token` serves it at once (and at all, for a provider without refresh tokens);
+    /// a passphrase profile's passphrase goes first, so the agent can open the session.
     /// Returns a note for a session that will need a new login when its access token expires.
-    static func handOver(_ session: Session, context: CommandContext) async -> String? {
+    static func handOver(_ session: Session, context: CommandContext, passphrase: String? = nil) async -> String? {
+        if let passphrase { CommandRunner.handPassphrase(passphrase, context) }
         CommandRunner.reloadAgent(context)
         guard let token = await session.heldAccessToken(), let idToken = await session.idToken() else { return nil }
         CommandRunner.handAccessToken(token, idToken: idToken, context)
         guard !token.renewable else { return nil }
         let when = token.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? " when its access token expires"
         return "The provider gave no refresh token: this session ends\(when); then run versola login again.\n"
+    }
+
+    /// `--passphrase-fd`, else `VERSOLA_PASSPHRASE_FD`.
+    private var passphraseDescriptor: Int32? {
+        PassphraseInput.descriptor(flag: options.passphraseDescriptor, environment: context.environment)
     }
 
     private func browser(for settings: ProfileSettings) -> any BrowserLauncher {
@@ -140,9 +155,9 @@ struct LoginCommand {
     /// login (there is no grant then, P3) is discarded so that a new login can start, except
     /// a device request when `keepDeviceRequest`: the device login then goes on with it (P2).
     static func openSession(
-        settings: ProfileSettings, context: CommandContext, browser: any BrowserLauncher, keepDeviceRequest: Bool = false
+        settings: ProfileSettings, storage: ProfileStorage, context: CommandContext, browser: any BrowserLauncher,
+        keepDeviceRequest: Bool = false
     ) async throws(VersolaError) -> Session {
-        let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
         let configuration = SessionConfiguration(client: settings.clientConfiguration, profile: context.profile)
         var session = try Session(configuration: configuration, store: storage.store, browser: browser)
         await session.start()
@@ -163,7 +178,9 @@ struct LoginCommand {
         do throws(VersolaError) {
             let pendingProfile = PendingProfile(files: try context.profileFiles(), profile: context.profile)
             let (settings, fromPending) = try pendingProfile.settingsForRedirect()
-            let storage = try SessionStorage.standard(profile: context.profile, environment: context.environment)
+            let storage = try ProfileStorage(
+                profile: context.profile, settings: settings, directories: try context.directories(),
+                environment: context.environment, passphrase: context.passphraseSupplier())
             let waiting = try await RedirectHandOver.toWaitingLogin(
                 url, store: storage.store, redirect: settings.clientConfiguration.redirect)
             if waiting == .handed {
@@ -176,7 +193,7 @@ struct LoginCommand {
             await session.start()
             try await session.deliverRedirect(url)
             if fromPending { try pendingProfile.promote() }
-            _ = await handOver(session, context: context)
+            _ = await handOver(session, context: context, passphrase: storage.givenPassphrase())
             let status = SessionHost.status(of: session, settings: settings, profile: context.profile)
             context.console.out(
                 context.invocation.global.json

@@ -23,10 +23,12 @@ public actor SessionHost {
 
     private let environment: [String: String]
     private let engine: EngineEnvironment?
-    /// One profile's session, and the restore that makes it ready.
+    private let passphrase: ProfileStorage.PassphraseSupplier?
+    /// One profile's session, its store, and the restore that makes it ready.
     private struct Entry {
         var session: Session
         var settings: ProfileSettings
+        var storage: ProfileStorage
         var ready: Task<Void, Never>
     }
 
@@ -36,10 +38,21 @@ public actor SessionHost {
     private var lastBroadcast: [Location: SessionState] = [:]
 
     /// Creates a host; requests without directories use the XDG directories of `environment`.
-    /// - Parameter engine: the engine environment for new sessions (the system's when nil).
-    public init(environment: [String: String], engine: EngineEnvironment? = nil) {
+    /// - Parameters:
+    ///   - engine: the engine environment for new sessions (the system's when nil).
+    ///   - passphrase: asks for a passphrase profile's passphrase when a key is first needed (a
+    ///     command's own host); nil for the agent, which waits for `versola unlock`.
+    init(environment: [String: String], engine: EngineEnvironment? = nil, passphrase: ProfileStorage.PassphraseSupplier?) {
         self.environment = environment
         self.engine = engine
+        self.passphrase = passphrase
+    }
+
+    /// Creates a host that asks for no passphrase (as the agent: a passphrase profile stays
+    /// `locked` until `versola unlock`); requests without directories use those of `environment`.
+    /// - Parameter engine: the engine environment for new sessions (the system's when nil).
+    public init(environment: [String: String], engine: EngineEnvironment? = nil) {
+        self.init(environment: environment, engine: engine, passphrase: nil)
     }
 
     /// Answers one request.
@@ -77,8 +90,17 @@ public actor SessionHost {
         case .status, .watch:
             // A single answer to `watch` is the current status; streams go through ``watch(_:)``.
             let location = try location(of: request)
-            let (session, settings) = try await session(for: location)
-            return Self.status(of: session, settings: settings, profile: location.profile)
+            let entry = try await entry(for: location)
+            // A keyring can lock behind a session that has no reason to read the store: look.
+            await KeySourceProbe.noticeLocking(entry.session, keySource: entry.storage.keySource, kind: entry.settings.keySource)
+            return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
+        case .unlock:
+            let location = try location(of: request)
+            let entry = try await entry(for: location)
+            try await KeySourceProbe.unlock(
+                entry.session, storage: entry.storage, passphrase: request.arguments["passphrase"]?.string,
+                profile: location.profile)
+            return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
         case .token:
             let (session, _) = try await session(for: location(of: request))
             let force = request.arguments["forceRefresh"]?.bool ?? false
@@ -121,23 +143,33 @@ public actor SessionHost {
     /// The location's session, restored from its store on first use and kept while the
     /// profile's settings stay the same (it follows the store by itself).
     public func session(for location: Location) async throws(VersolaError) -> (Session, ProfileSettings) {
+        let entry = try await entry(for: location)
+        return (entry.session, entry.settings)
+    }
+
+    /// The location's entry (see ``session(for:)``). A locked session first looks at its key
+    /// source again, so a keyring unlocked meanwhile (or a passphrase given) is noticed (S10).
+    private func entry(for location: Location) async throws(VersolaError) -> Entry {
         let files = ProfileFiles(configHome: location.directories.configHome.path)
         let settings = try files.require(location.profile)
         if let entry = entries[location], entry.settings == settings {
             // Another request may be restoring it right now: share that session (T2).
             await entry.ready.value
-            return (entry.session, settings)
+            await KeySourceProbe.noticeUnlocking(entry.session, keySource: entry.storage.keySource)
+            return entry
         }
-        let storage = try SessionStorage(
-            profile: location.profile, directories: location.directories, environment: environment)
+        let storage = try ProfileStorage(
+            profile: location.profile, settings: settings, directories: location.directories, environment: environment,
+            passphrase: passphrase)
         let session = try Session(
             configuration: SessionConfiguration(client: settings.clientConfiguration, profile: location.profile),
             store: storage.store, environment: engine, browser: NoBrowser())
         let ready = Task { await session.start() }
-        entries[location] = Entry(session: session, settings: settings, ready: ready)
+        let entry = Entry(session: session, settings: settings, storage: storage, ready: ready)
+        entries[location] = entry
         install(session, for: location)
         await ready.value
-        return (session, settings)
+        return entry
     }
 
     private func install(_ session: Session, for location: Location) {

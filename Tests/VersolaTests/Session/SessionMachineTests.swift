@@ -131,7 +131,7 @@ import VersolaHTTP
         case (.locked, _), (.loggingOut, "storageLocked"): return nil
         case (_, "storageLocked"): return (.locked, [])
         // E9, S13
-        case (.loggingOut, "credentialsInvalidated"): return nil
+        case (.loggingOut, "credentialsInvalidated"), (.unauthenticated, "credentialsInvalidated"): return nil
         case (_, "credentialsInvalidated"): return (.unauthenticated, [.wipeCredentials])
         default: return nil
         }

@@ -8,9 +8,9 @@ import VersolaHTTP
 @Suite struct KeyFileKeySourceTests {
     @Test func createsAPrivateKeyFileOnceAndReusesIt() async throws {
         let directory = try TemporaryDirectory()
-        let source = KeyFileKeySource(configHome: directory.url)
+        let source = KeyFileKeySource(stateHome: directory.url)
         let first = try await source.dataKey()
-        let second = try await KeyFileKeySource(configHome: directory.url).dataKey()
+        let second = try await KeyFileKeySource(stateHome: directory.url).dataKey()
         #expect(first == second)
         #expect(source.keyFile.path == directory.path + "/versola/key")
         #expect(permissions(source.keyFile.path) == 0o600)  // L3
@@ -21,7 +21,7 @@ import VersolaHTTP
     @Test func racingCreatorsGetTheSameKey() async throws {
         let directory = try TemporaryDirectory()
         let keys = try await withThrowingTaskGroup(of: SymmetricKey.self) { group in
-            for _ in 0..<8 { group.addTask { try await KeyFileKeySource(configHome: directory.url).dataKey() } }
+            for _ in 0..<8 { group.addTask { try await KeyFileKeySource(stateHome: directory.url).dataKey() } }
             return try await group.reduce(into: Set<SymmetricKey>()) { $0.insert($1) }
         }
         #expect(keys.count == 1)
@@ -31,7 +31,7 @@ import VersolaHTTP
     @Test(arguments: [mode_t(0o644), mode_t(0o640), mode_t(0o604), mode_t(0o620)])
     func refusesAKeyFileOthersCanAccess(mode: mode_t) async throws {
         let directory = try TemporaryDirectory()
-        let source = KeyFileKeySource(configHome: directory.url)
+        let source = KeyFileKeySource(stateHome: directory.url)
         _ = try await source.dataKey()
         chmod(source.keyFile.path, mode)
         await expectInvalidConfiguration(containing: "chmod 600 \(source.keyFile.path)") { () throws(VersolaError) in
@@ -41,7 +41,7 @@ import VersolaHTTP
 
     @Test func refusesADamagedKeyFile() async throws {
         let directory = try TemporaryDirectory()
-        let source = KeyFileKeySource(configHome: directory.url)
+        let source = KeyFileKeySource(stateHome: directory.url)
         _ = try await source.dataKey()
         try Data([1, 2, 3]).write(to: source.keyFile)
         chmod(source.keyFile.path, 0o600)
@@ -53,7 +53,7 @@ import VersolaHTTP
     @Test func sealsAFileStore() async throws {
         let directory = try TemporaryDirectory()
         let store = try FileSessionStore(
-            profile: "team", directory: directory.url, keySource: KeyFileKeySource(configHome: directory.url))
+            profile: "team", directory: directory.url, keySource: KeyFileKeySource(stateHome: directory.url))
         try await store.save(StorageSamples.full)
         #expect(try await store.load() == StorageSamples.full)
     }
@@ -136,78 +136,15 @@ import VersolaHTTP
     }
 }
 
-@Suite struct SecretServiceKeySourceTests {
-    // S10: without the tool (or without a session bus) the source is locked, not broken.
-    @Test func missingToolIsUnlockRequired() async throws {
-        let source = try SecretServiceKeySource(profile: "team", environment: ["PATH": "/nonexistent"])
-        #expect(source.tool == nil)
-        await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await source.dataKey() }
-        let named = try SecretServiceKeySource(profile: "team", tool: URL(fileURLWithPath: "/nonexistent/secret-tool"))
-        await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await named.dataKey() }
-    }
-
-    /// A stand-in for `secret-tool` backed by a file, to test the available path here
-    /// (no Secret Service runs on this machine).
-    private func fakeTool(in directory: TemporaryDirectory, failing: Bool = false) throws -> URL {
-        let script = directory.file("secret-tool")
-        let store = directory.file("secret")
-        let body =
-            failing
-            ? "echo 'secret-tool: Cannot autolaunch D-Bus without X11 $DISPLAY' >&2; exit 1"
-            : """
-            case "$1" in
-              lookup) [ -f '\(store)' ] || exit 1; cat '\(store)' ;;
-              store) cat > '\(store)'; echo "$@" > '\(store).args' ;;
-              *) exit 2 ;;
-            esac
-            """
-        // Opened close-on-exec: a program another test starts while this file is open for
-        // writing then drops the descriptor when it execs. (Written with `Data.write`, every
-        // program started meanwhile kept it open for its whole life, and running the script
-        // failed with ETXTBSY for as long as one of them ran.)
-        let descriptor = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        let bytes = Array("#!/bin/sh\n\(body)\n".utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
-        chmod(script, 0o700)
-        return URL(fileURLWithPath: script)
-    }
-
-    @Test func storesAKeyOnFirstUseAndReadsItBack() async throws {
-        let directory = try TemporaryDirectory()
-        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory))
-        let first = try await source.dataKey()
-        let second = try await source.dataKey()
-        #expect(first == second)
-        let arguments = try String(contentsOfFile: directory.file("secret.args"), encoding: .utf8)
-        #expect(arguments == "store --label=Versola session key (team) application versola profile team\n")
-    }
-
-    @Test func toolComplaintsAreUnlockRequired() async throws {
-        let directory = try TemporaryDirectory()
-        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory, failing: true))
-        await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in try await source.dataKey() }
-    }
-
-    @Test func aForeignItemIsAConfigurationError() async throws {
-        let directory = try TemporaryDirectory()
-        try Data("hunter2".utf8).write(to: URL(fileURLWithPath: directory.file("secret")))
-        let source = try SecretServiceKeySource(profile: "team", tool: try fakeTool(in: directory))
-        await expectInvalidConfiguration(containing: "not a Versola key") { () throws(VersolaError) in
-            try await source.dataKey()
-        }
-    }
-}
-
 @Suite struct SessionStorageTests {
     @Test func opensTheXDGLocations() async throws {
         let directory = try TemporaryDirectory()
         let environment = ["XDG_STATE_HOME": directory.file("state"), "XDG_CONFIG_HOME": directory.file("config")]
         let storage = try SessionStorage.standard(profile: "team", environment: environment)
         #expect(storage.store.recordFile.path == directory.file("state/versola/team/session"))
-        #expect((storage.keySource as? KeyFileKeySource)?.keyFile.path == directory.file("config/versola/key"))
+        // The key lives beside the records, out of the (often synced) config home.
+        #expect((storage.keySource as? KeyFileKeySource)?.keyFile.path == directory.file("state/versola/key"))
+        #expect((storage.keySource as? KeyFileKeySource)?.formerKeyFile?.path == directory.file("config/versola/key"))
         try await storage.store.save(StorageSamples.minimal)
         #expect(try await storage.store.load() == StorageSamples.minimal)
 
@@ -215,10 +152,11 @@ import VersolaHTTP
         #expect(passphrase.passphraseKeySource != nil)
         let secretService = try SessionStorage.standard(
             profile: "team", keySource: .secretService, environment: environment.merging(["PATH": "/nonexistent"]) { $1 })
-        await expectError(.recoverable(.unlockRequired)) { () throws(VersolaError) in
+        await expectInvalidConfiguration(containing: "apt install libsecret-tools") { () throws(VersolaError) in
             try await secretService.keySource.dataKey()
         }
-        #expect(KeySourceKind(rawValue: "key-file") == .keyFile)
+        #expect(KeySourceKind(rawValue: "file") == .keyFile)
+        #expect(KeySourceKind(rawValue: "passphrase") == .passphrase)
         #expect(KeySourceKind(rawValue: "secret-service") == .secretService)
     }
 

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import Versola
+import VersolaCrypto
+
+/// A profile's store, opened with the key source its settings name (`login --key-source`):
+/// what the agent, the in-process host, `login` and `handle-redirect` all use, so every command
+/// reads the session with the same key.
+struct ProfileStorage: Sendable {
+    /// Asks for a passphrase profile's passphrase; `isNew` when none is set yet (the first
+    /// login sets it). Nil leaves the profile locked.
+    typealias PassphraseSupplier = @Sendable (_ profile: String, _ isNew: Bool) async -> String?
+
+    /// The profile's store.
+    let store: FileSessionStore
+    /// The key source the store uses.
+    let keySource: any KeySource
+    /// The passphrase source, for a passphrase profile.
+    let passphraseSource: PassphraseKeySource?
+    /// The passphrase this process was given, once it unlocked the source (to hand to the agent).
+    let givenPassphrase: @Sendable () -> String?
+
+    /// Opens `profile` under `directories`; with `passphrase`, a locked passphrase source asks it
+    /// once, when a key is first needed (nothing is asked for a profile with nothing stored).
+    init(
+        profile: String, settings: ProfileSettings, directories: XDGDirectories, environment: [String: String],
+        passphrase: PassphraseSupplier? = nil
+    ) throws(VersolaError) {
+        let storage = try SessionStorage(
+            profile: profile, keySource: settings.keySource, directories: directories, environment: environment)
+        passphraseSource = storage.passphraseKeySource
+        if let source = storage.passphraseKeySource, let passphrase {
+            let asking = AskingKeySource(source: source, ask: passphrase)
+            keySource = asking
+            givenPassphrase = { asking.given }
+            store = try FileSessionStore(profile: profile, directory: directories.stateHome, keySource: asking)
+        } else {
+            keySource = storage.keySource
+            givenPassphrase = { nil }
+            store = storage.store
+        }
+    }
+}
+
+/// A passphrase source that asks for its passphrase the first time a key is needed while it is
+/// locked (one question per process: a wrong answer leaves it locked, `unlockRequired`).
+private final class AskingKeySource: KeySource, Sendable {
+    private let source: PassphraseKeySource
+    private let ask: ProfileStorage.PassphraseSupplier
+    private let state = Mutex<(asked: Bool, given: String?)>((false, nil))
+
+    init(source: PassphraseKeySource, ask: @escaping ProfileStorage.PassphraseSupplier) {
+        self.source = source
+        self.ask = ask
+    }
+
+    var given: String? { state.withLock { $0.given } }
+
+    func dataKey() async throws(VersolaError) -> SymmetricKey {
+        if await source.isLocked, state.withLock({ state in defer { state.asked = true }; return !state.asked }) {
+            let isNew = !FileManager.default.fileExists(atPath: source.passphraseFile.path)
+            if let answer = await ask(source.profile, isNew) {
+                try await source.unlock(passphrase: answer)
+                state.withLock { $0.given = answer }
+            }
+        }
+        return try await source.dataKey()
+    }
+}
