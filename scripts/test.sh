@@ -23,6 +23,9 @@ bash scripts/shellcheck.sh
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
+echo "== public API (api/Versola.txt)"
+bash scripts/api-check.sh
+
 echo "== tests"
 log=$(temp_file)
 set +e

@@ -243,7 +243,7 @@ public actor OpenIDClient {
     /// has arrived the old token is spent, so the new one must survive any later failure.
     /// - Throws: `.reauthenticate(.sessionExpired)` without a refresh token (S8); the token
     ///   endpoint's errors.
-    public func requestRefresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError)
+    package func requestRefresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError)
         -> RefreshAnswer
     {
         guard let refreshToken = grant.refreshToken else { throw .reauthenticate(.sessionExpired) }
@@ -258,7 +258,7 @@ public actor OpenIDClient {
     /// DPoP key, D5; the new ID token against the previous claims, A7) and builds the new grant.
     /// - Throws: `.configuration(.providerUnsupported)` for a Bearer answer to a DPoP refresh
     ///   without Bearer fallback; `.configuration(.idTokenRejected)` for a bad new ID token.
-    public func acceptRefresh(_ answer: RefreshAnswer) async throws(VersolaError) -> Grant {
+    package func acceptRefresh(_ answer: RefreshAnswer) async throws(VersolaError) -> Grant {
         let (grant, tokens) = (answer.grant, answer.tokens)
         try checkTokenType(tokens, boundTo: grant.dpopKey)
         var claims = grant.claims

@@ -6,7 +6,7 @@ import VersolaJOSE
 ///
 /// The verifier is 32 random bytes, base64url-encoded (43 characters); the challenge is
 /// the base64url SHA-256 of the verifier's ASCII. Its `description` hides the verifier.
-public struct PKCE: Sendable, Hashable, CustomStringConvertible {
+package struct PKCE: Sendable, Hashable, CustomStringConvertible {
     /// The secret the token request proves possession of.
     public let verifier: String
     /// The value sent with the authorization request.

@@ -2,7 +2,7 @@ import VersolaHTTP
 /// A token endpoint's answer to a refresh, not yet checked: what
 /// ``OpenIDClient/requestRefresh(_:budget:)`` returns and
 /// ``OpenIDClient/acceptRefresh(_:)`` turns into a grant.
-public struct RefreshAnswer: Sendable {
+package struct RefreshAnswer: Sendable {
     /// The grant that was refreshed.
     public let grant: Grant
     let tokens: TokenResponse

@@ -12,7 +12,7 @@ import Foundation
 /// let discovery = DiscoveryClient(configuration: configuration, sender: sender)
 /// let metadata = try await discovery.metadata(budget: budget)
 /// ```
-public actor DiscoveryClient {
+package actor DiscoveryClient {
     /// The configuration whose issuer is discovered.
     public let configuration: ClientConfiguration
     private let sender: EndpointSender

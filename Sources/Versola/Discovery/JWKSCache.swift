@@ -36,13 +36,13 @@ public actor JWKSCache {
     private var flight = SingleFlight<JWKSet>()
 
     /// Creates a cache; nothing is fetched until asked.
-    public init(jwksURI: URL, sender: EndpointSender) {
+    package init(jwksURI: URL, sender: EndpointSender) {
         self.jwksURI = jwksURI
         self.sender = sender
     }
 
     /// Creates a cache already holding a key set (restored, or for measurement).
-    public init(jwksURI: URL, sender: EndpointSender, keySet: JWKSet) {
+    package init(jwksURI: URL, sender: EndpointSender, keySet: JWKSet) {
         self.jwksURI = jwksURI
         self.sender = sender
         snapshot.withLock { $0 = keySet }

@@ -12,7 +12,7 @@ import VersolaJOSE
 ///     throw error.versolaError(status: response.status)
 /// }
 /// ```
-public struct OAuthErrorResponse: Sendable, Hashable, CustomStringConvertible {
+package struct OAuthErrorResponse: Sendable, Hashable, CustomStringConvertible {
     /// The `error` code.
     public var code: OAuthErrorCode
     /// The `error_description`, for logs only.

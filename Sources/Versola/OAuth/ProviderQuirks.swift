@@ -40,7 +40,7 @@ public struct ProviderQuirks: Sendable, Hashable {
     /// Whether `response`, the answer to a refresh-token request with `error` as its OAuth
     /// error (nil when it has none), is a refusal of the refresh token in one of the shapes
     /// above.
-    public func refusesRefreshToken(_ response: HTTPResponse, error: OAuthErrorResponse?) -> Bool {
+    package func refusesRefreshToken(_ response: HTTPResponse, error: OAuthErrorResponse?) -> Bool {
         guard let error else {
             return emptyBadRequestRefusesRefreshToken && response.status == 400
                 && response.body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }

@@ -17,7 +17,7 @@ import Foundation
 /// These retries are failed requests of the operation's budget like any other (R1). Every
 /// response's `DPoP-Nonce` is learned for its own origin, and a nonce is only ever sent back to
 /// the origin that issued it.
-public struct EndpointSender: Sendable {
+package struct EndpointSender: Sendable {
     /// The shared environment.
     public let environment: EngineEnvironment
     /// The DPoP nonces learned so far, per origin.

@@ -12,7 +12,7 @@ import Foundation
 ///         .revoke(refreshToken: refreshToken, budget: budget)
 /// }
 /// ```
-public struct RevocationEndpoint: Sendable {
+package struct RevocationEndpoint: Sendable {
     /// The revocation endpoint URL.
     public let url: URL
     /// The public client's `client_id`.

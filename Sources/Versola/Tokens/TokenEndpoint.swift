@@ -15,7 +15,7 @@ import Foundation
 /// let endpoint = TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
 /// let tokens = try await endpoint.exchangeCode(code: code, verifier: pkce.verifier, redirectURI: redirect, budget: budget)
 /// ```
-public struct TokenEndpoint: Sendable {
+package struct TokenEndpoint: Sendable {
     /// The token endpoint URL.
     public let url: URL
     /// The public client's `client_id`.
@@ -160,7 +160,7 @@ public struct TokenEndpoint: Sendable {
 }
 
 /// What one device-code poll got (RFC 8628 §3.5).
-public enum DevicePollAnswer: Sendable, Hashable {
+package enum DevicePollAnswer: Sendable, Hashable {
     /// The person approved: the tokens.
     case tokens(TokenResponse)
     /// `authorization_pending`: not answered yet; poll again after the interval.

@@ -11,7 +11,7 @@ import VersolaJOSE
 /// let endpoint = UserInfoEndpoint(url: metadata.userInfoEndpoint!, sender: sender)
 /// let info = try await endpoint.fetch(accessToken: token, expectedSubject: idClaims.subject, budget: budget)
 /// ```
-public struct UserInfoEndpoint: Sendable {
+package struct UserInfoEndpoint: Sendable {
     /// The UserInfo endpoint URL.
     public let url: URL
     private let sender: EndpointSender

@@ -15,7 +15,7 @@ import VersolaJOSE
 /// let endpoint = DeviceAuthorizationEndpoint(url: url, clientID: "cli", sender: sender)
 /// let pending = try await endpoint.request(scope: "openid", issuer: issuer, budget: budget)
 /// ```
-public struct DeviceAuthorizationEndpoint: Sendable {
+package struct DeviceAuthorizationEndpoint: Sendable {
     /// The endpoint URL.
     public let url: URL
     /// The public client's `client_id`.
