@@ -20,9 +20,12 @@ var targets: [Target] = [
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
+    // Test doubles for applications' tests and the engine's own: a manual clock and a seeded
+    // random source (never for production use).
+    .target(name: "VersolaTesting", dependencies: ["VersolaHTTP"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
-        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola", "VersolaTestIdP"],
+        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola", "VersolaTestIdP", "VersolaTesting"],
         swiftSettings: strict
     ),
     .target(
@@ -51,7 +54,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "ConformanceScenarios",
-        dependencies: ["Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        dependencies: ["Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "VersolaTesting"],
         path: "Conformance/Scenarios",
         swiftSettings: strict
     ),
@@ -85,9 +88,9 @@ var targets: [Target] = [
     .testTarget(name: "ReadmeExamples", dependencies: ["Versola", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
-    .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP", "VersolaTestIdP"], swiftSettings: strict),
+    .testTarget(name: "VersolaHTTPTests", dependencies: ["VersolaHTTP", "VersolaTestIdP", "VersolaTesting"], swiftSettings: strict),
     .testTarget(
-        name: "VersolaTests", dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
+        name: "VersolaTests", dependencies: ["Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "VersolaTesting"],
         swiftSettings: strict),
 ]
 
@@ -96,6 +99,7 @@ var products: [Product] = [
     .library(name: "VersolaJOSE", targets: ["VersolaJOSE"]),
     .library(name: "VersolaHTTP", targets: ["VersolaHTTP"]),
     .library(name: "Versola", targets: ["Versola"]),
+    .library(name: "VersolaTesting", targets: ["VersolaTesting"]),
     .executable(name: "versola", targets: ["versola"]),
     .executable(name: "versola-front", targets: ["versola-front"]),
     .executable(name: "versola-bench", targets: ["versola-bench"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaTesting
 import VersolaHTTP
 
 /// A clock for scenarios, on virtual time that moves only by itself for short waits or when

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VersolaHTTP
+import VersolaTesting
 import VersolaTestIdP
 
 /// Scenarios for the transport rules (R1–R8, E8), run against the test provider over real

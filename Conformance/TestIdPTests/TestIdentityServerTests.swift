@@ -7,9 +7,9 @@ import VersolaTestIdP
 @Suite struct TestIdentityServerTests {
     static func withServer(
         issuerPath: String = "", separateResourceServer: Bool = false,
-        _ body: (TestIdentityServer, ManualClock) async throws -> Void
+        _ body: (TestIdentityServer, ProviderTestClock) async throws -> Void
     ) async throws {
-        let clock = ManualClock(start: Date())
+        let clock = ProviderTestClock(start: Date())
         let server = try await TestIdentityServer.start(
             issuerPath: issuerPath, separateResourceServer: separateResourceServer, now: clock.source)
         do {

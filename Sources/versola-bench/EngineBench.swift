@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaTesting
 import VersolaHTTP
 import VersolaCrypto
 import VersolaJOSE

@@ -8,11 +8,11 @@ import VersolaTestIdP
 /// would, with helpers to do each step right or deliberately wrong.
 struct ProviderHarness: Sendable {
     let provider: TestProvider
-    let clock: ManualClock
+    let clock: ProviderTestClock
     let issuer: String
 
     /// Wraps a provider already made.
-    init(provider: TestProvider, clock: ManualClock, issuer: String) {
+    init(provider: TestProvider, clock: ProviderTestClock, issuer: String) {
         self.provider = provider
         self.clock = clock
         self.issuer = issuer
@@ -23,7 +23,7 @@ struct ProviderHarness: Sendable {
     init(issuer: String = "http://127.0.0.1", configure: (inout TestProviderConfiguration) -> Void = { _ in }) throws {
         var configuration = TestProviderConfiguration()
         configure(&configuration)
-        let clock = ManualClock()
+        let clock = ProviderTestClock()
         self.clock = clock
         self.issuer = issuer
         provider = try TestProvider(configuration: configuration, issuer: issuer, now: clock.source)

@@ -11,7 +11,7 @@ actor ProviderPool {
     /// One provider and the clock it reads.
     struct Entry: Sendable {
         let provider: TestProvider
-        let clock: ManualClock
+        let clock: ProviderTestClock
     }
 
     static let shared = ProviderPool(limit: 3)
@@ -31,7 +31,7 @@ actor ProviderPool {
         if created < limit {
             created += 1
             do {
-                let clock = ManualClock()
+                let clock = ProviderTestClock()
                 return Entry(provider: try TestProvider(now: clock.source), clock: clock)
             } catch {
                 created -= 1

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 /// Each attempt's transport timeout is the smaller of its own limit and what is left of the
 /// operation's budget (R9, R1): one slow answer never holds an operation past its budget.

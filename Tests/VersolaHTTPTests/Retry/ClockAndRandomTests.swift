@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 @Suite struct ClockAndRandomTests {
     @Test func manualClockSleepAdvancesAtOnceAndRecords() async throws {

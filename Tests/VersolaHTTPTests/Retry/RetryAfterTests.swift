@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 /// `Retry-After` parsing (R8): seconds and the three HTTP-date formats, never a crash.
 @Suite struct RetryAfterTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 /// R2: each bound just inside passes, just outside is a configuration error, never clamped.
 @Suite struct RetryPolicyTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 import VersolaTestIdP
 
 /// The retry engine over the real libcurl transport and the scripted server: for each cell of

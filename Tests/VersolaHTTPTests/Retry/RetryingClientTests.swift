@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 /// The retry engine over a scripted transport and the manual clock: no sockets, no real waiting.
 @Suite struct RetryingClientTests {

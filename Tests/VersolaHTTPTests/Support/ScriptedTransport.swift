@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 
 @testable import VersolaHTTP
+import VersolaTesting
 
 /// A transport that answers from a script (the last entry repeats) and records every call,
 /// for retry-engine tests that need no sockets.

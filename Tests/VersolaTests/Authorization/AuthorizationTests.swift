@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Versola
+import VersolaTesting
 import VersolaHTTP
 
 @Suite struct PKCETests {

@@ -3,6 +3,7 @@ import Testing
 import VersolaJOSE
 
 @testable import Versola
+import VersolaTesting
 import VersolaHTTP
 
 /// The device authorization endpoint's request and answer (RFC 8628 §3.1, §3.2) and the

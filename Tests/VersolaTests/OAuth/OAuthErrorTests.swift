@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaTesting
 import VersolaHTTP
 
 @Suite("OAuthErrorTests")

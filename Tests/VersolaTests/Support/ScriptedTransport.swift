@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaTesting
 import VersolaHTTP
 
 /// A transport for engine tests: answers each request from a script kept per URL path, and

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Versola
+import VersolaTesting
 import VersolaHTTP
 import VersolaCrypto
 import VersolaJOSE

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import VersolaHTTP
 import Synchronization
 
 /// A deterministic random source for tests: the same seed gives the same bytes.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A clock the tests move by hand: the provider reads it, nothing ever sleeps.
-final class ManualClock: Sendable {
+final class ProviderTestClock: Sendable {
     private let current: Mutex<Date>
 
     /// Starts at a fixed, whole-second moment so claims compare exactly.
