@@ -198,7 +198,13 @@ import VersolaTestIdP
 
     // R4/R6 hazard: libcurl re-sends a request whose reused keep-alive connection died before
     // any answer. With reuse allowed the server sees the POST twice; with reuse forbidden, once.
-    @Test func reusedDeadConnectionIsResentOnlyWhenReuseIsAllowed() async throws {
+    //
+    // Not run under the thread sanitizer: there, once in a loaded run, libcurl's re-sent POST
+    // waited its whole 30 s timeout for an answer (root cause not found; issue 18 names this
+    // test). It shows libcurl's behaviour, not Versola's: the guarantee Versola relies on is
+    // `forbiddingReuseKeepsTheRequestSingle` below, which runs everywhere.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "flaky under the thread sanitizer; see the comment"))
+    func reusedDeadConnectionIsResentOnlyWhenReuseIsAllowed() async throws {
         let server = try ScriptedServer([.respond(status: 200, keepAlive: true), .closeAfterReading, .respond(status: 200)])
         defer { server.stop() }
         _ = try await transport.send(HTTPRequest(url: server.url("/warm")), options: quick)
