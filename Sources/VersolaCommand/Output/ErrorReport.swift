@@ -166,8 +166,5 @@ public enum ErrorReport {
     }
 
     /// `duration` in whole milliseconds.
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
+    static func milliseconds(_ duration: Duration) -> Int64 { duration.wholeMilliseconds }
 }

@@ -269,10 +269,7 @@ public final class CurlTransport: HTTPTransport {
 
     /// Whole milliseconds of a duration, at least 1 (0 would mean "no timeout" to libcurl).
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 1 }
-        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return Int.max }
-        return Int(max(1, millis + attoseconds / 1_000_000_000_000_000))
+        guard duration.components.seconds >= 0 else { return 1 }
+        return Int(max(1, duration.wholeMilliseconds))
     }
 }

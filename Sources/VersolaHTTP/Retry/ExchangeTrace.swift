@@ -22,8 +22,7 @@ package struct ExchangeTrace: Sendable, Hashable {
 
     /// `POST https://idp.example/token → 200 (35 ms, refresh)` and, when repeated, the wait.
     package var line: String {
-        let milliseconds = Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-        var text = "\(method) \(target) → \(outcome) (\(milliseconds) ms, \(kind.rawValue)"
+        var text = "\(method) \(target) → \(outcome) (\(duration.wholeMilliseconds) ms, \(kind.rawValue)"
         if attempt > 1 { text += ", attempt \(attempt)" }
         text += ")"
         if let repeatsAfter {
