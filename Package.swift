@@ -112,10 +112,10 @@ if fuzzing {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("fuzz-jose", ["VersolaJOSE"]),
         ("fuzz-http-server", ["VersolaHTTP"]),
-        ("fuzz-provider-responses", ["Versola"]),
-        ("fuzz-headers-redirect", ["Versola"]),
+        ("fuzz-provider-responses", ["Versola", "VersolaHTTP", "VersolaTesting"]),
+        ("fuzz-headers-redirect", ["Versola", "VersolaHTTP"]),
         ("fuzz-session-record", ["Versola", "VersolaCrypto"]),
-        ("fuzz-id-token", ["Versola", "VersolaJOSE", "VersolaCrypto"]),
+        ("fuzz-id-token", ["Versola", "VersolaJOSE", "VersolaCrypto", "VersolaHTTP", "VersolaTesting"]),
     ]
     for fuzzTarget in fuzzTargets {
         targets.append(

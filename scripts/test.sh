@@ -23,6 +23,10 @@ bash scripts/shellcheck.sh
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
+# The fuzz targets are part of the package only under VERSOLA_FUZZ=1, so the build above does
+# not compile them: build them now rather than find out at the end of the run.
+bash scripts/fuzz-replay.sh --build-only
+
 echo "== public API (api/Versola.txt)"
 bash scripts/api-check.sh
 

@@ -1,5 +1,6 @@
 import Foundation
 import Versola
+import VersolaHTTP
 
 // libFuzzer entry point for the small text parsers of outside input. The first byte picks
 // the parser, the rest is the text:

@@ -1,7 +1,9 @@
 import Foundation
 import Versola
 import VersolaCrypto
+import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 // libFuzzer entry point for ID token validation (A7) against a fixed key set, without any
 // fetch. The first byte picks how the rest becomes a token:

@@ -1,6 +1,8 @@
 import Foundation
 import Versola
+import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 // libFuzzer entry point for the JSON bodies a provider sends: every input is read as a
 // discovery document (A1), a token answer and an OAuth error answer (E6, E9). Beyond "no
