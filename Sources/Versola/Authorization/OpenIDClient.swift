@@ -350,7 +350,7 @@ public actor OpenIDClient {
     // MARK: Steps
 
     func newBudget() throws(VersolaError) -> OperationBudget {
-        try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
+        try configuration.newBudget(clock: environment.clock)
     }
 
     /// The budget a caller passed for a step of its operation, else a new one.

@@ -84,8 +84,10 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("issuer must use https (plain http only on loopback)"))
         }
         guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
-        try retryPolicy.validate()
-        try transport.validate()
+        try VersolaError.converting { () throws(HTTPFailure) in
+            try retryPolicy.validate()
+            try transport.validate()
+        }
         guard clockTolerance >= .zero, clockTolerance <= Self.maximumClockTolerance else {
             throw .configuration(.invalidConfiguration("clock tolerance must be 0…300 s"))
         }
@@ -162,5 +164,12 @@ public struct LoopbackRedirect: Sendable, Hashable {
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), !path.contains(" ") else {
             throw .configuration(.invalidConfiguration("redirect path must start with / and have no query or fragment"))
         }
+    }
+}
+
+extension ClientConfiguration {
+    /// Starts the budget of one operation under this configuration's retry policy (R1).
+    package func newBudget(clock: any VersolaClock) throws(VersolaError) -> OperationBudget {
+        try VersolaError.converting { () throws(HTTPFailure) in try OperationBudget(policy: retryPolicy, clock: clock) }
     }
 }

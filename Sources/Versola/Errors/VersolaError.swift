@@ -114,28 +114,6 @@ public enum ReauthenticationReason: String, Sendable, Hashable, CaseIterable {
     case sessionExpired
 }
 
-/// A resource's demand for a stronger or fresher authentication, parsed from
-/// `WWW-Authenticate` (A10, RFC 9470).
-public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
-    /// The authentication context classes the resource will accept, most preferred first.
-    public var acrValues: [String]
-    /// The largest acceptable age of the authentication, in seconds.
-    public var maxAge: Int?
-
-    /// Creates a challenge.
-    public init(acrValues: [String] = [], maxAge: Int? = nil) {
-        self.acrValues = acrValues
-        self.maxAge = maxAge
-    }
-
-    public var description: String {
-        var parts: [String] = []
-        if !acrValues.isEmpty { parts.append("acr_values=\(acrValues.joined(separator: " "))") }
-        if let maxAge { parts.append("max_age=\(maxAge)") }
-        return parts.joined(separator: ", ")
-    }
-}
-
 /// What a developer or administrator must fix (E4). The person trying again fixes none of them.
 public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     /// The redirect's `state` does not match the pending request (E12).

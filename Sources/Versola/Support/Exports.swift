@@ -1,23 +1,13 @@
 public import VersolaHTTP
 
-// What an application needs of the HTTP layer, and nothing else: the error hierarchy, the
-// messages it sends through a session, the transport options and retry policy of its
-// configuration, and the clock, random source and transport it may inject. The retry tables,
-// the request parser, the loopback server and the test doubles (`ManualClock`,
-// `SeededRandomSource`) stay in `VersolaHTTP`, for the engine and its tests.
+// What an application needs of the HTTP layer, and nothing else: the failure types the
+// error hierarchy carries, the messages it sends through a session, the transport options and
+// retry policy of its configuration, and the clock, random source and transport it may inject.
+// The retry tables, the request parser and the loopback server stay in `VersolaHTTP`, for the
+// engine and its tests; the test doubles are in `VersolaTesting`.
 
-/// Every failure the engine reports: four categories, each with its causes (E1–E6).
-public typealias VersolaError = VersolaHTTP.VersolaError
-/// Why trying again later may work (E1).
-public typealias RecoverableCause = VersolaHTTP.RecoverableCause
-/// Why the person must sign in again (E2).
-public typealias ReauthenticationReason = VersolaHTTP.ReauthenticationReason
-/// What a resource asks for in a step-up (A10).
-public typealias StepUpChallenge = VersolaHTTP.StepUpChallenge
-/// What a developer or administrator must fix (E4).
-public typealias ConfigurationDetail = VersolaHTTP.ConfigurationDetail
-/// Every cause's wire name (E13).
-public typealias VersolaErrorName = VersolaHTTP.VersolaErrorName
+/// Why a request of the HTTP layer failed; `VersolaError(_:)` turns it into the engine's error.
+public typealias HTTPFailure = VersolaHTTP.HTTPFailure
 /// What a provider said in an error answer (E14).
 public typealias ProviderError = VersolaHTTP.ProviderError
 /// A failure before any usable answer (E8).

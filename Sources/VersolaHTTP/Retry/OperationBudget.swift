@@ -24,9 +24,8 @@ public final class OperationBudget: Sendable {
     private let state = Mutex(State())
 
     /// Starts a budget now.
-    /// - Throws: `.configuration(.invalidConfiguration)` when the policy is out of bounds (R2),
-    ///   before any request is made.
-    public init(policy: RetryPolicy = RetryPolicy(), clock: any VersolaClock) throws(VersolaError) {
+    /// - Throws: `.misconfigured` when the policy is out of bounds (R2), before any request is made.
+    public init(policy: RetryPolicy = RetryPolicy(), clock: any VersolaClock) throws(HTTPFailure) {
         try policy.validate()
         self.policy = policy
         self.clock = clock
