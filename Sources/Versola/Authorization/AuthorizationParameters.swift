@@ -7,6 +7,7 @@ import VersolaHTTP
 /// extra.prompt = "login"
 /// extra.loginHint = "alice@example.com"
 /// extra.acrValues = ["urn:example:mfa"]
+/// try await session.login(extra)
 /// ```
 public struct AuthorizationParameters: Sendable, Hashable {
     /// `prompt` (`login`, `consent`, `select_account`, `none`).

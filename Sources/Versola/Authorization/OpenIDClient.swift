@@ -9,9 +9,9 @@ import VersolaJOSE
 ///
 /// ```swift
 /// let client = try OpenIDClient(configuration: ClientConfiguration(issuer: "https://login.example.com", clientID: "cli"))
-/// let grant = try await client.login { prompt in
+/// let grant = try await client.login(present: { prompt in
 ///     print("Open \(prompt.url) to sign in")
-/// }
+/// })
 /// print(grant.claims.subject)
 /// ```
 public actor OpenIDClient {
@@ -304,6 +304,7 @@ public actor OpenIDClient {
     ///
     /// ```swift
     /// let answer = try await client.send(HTTPRequest(url: apiURL), grant: grant)
+    /// print(answer.status)
     /// ```
     /// - Parameters:
     ///   - request: the request, without `Authorization` or `DPoP`.

@@ -12,12 +12,14 @@ import VersolaJOSE
 /// succeeds, so a failed one (offline, 503) may be tried again at once. Fetches use the `.read`
 /// repeat rules (R5); concurrent callers share one fetch.
 ///
+/// The engine makes one per client, for its ``IDTokenValidator``; with one at hand:
+///
 /// ```swift
-/// let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
 /// var set = try await keys.keySet(budget: budget)
 /// if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
 ///     set = newer
 /// }
+/// print(set.keys.count, "keys")
 /// ```
 public actor JWKSCache {
     /// The shortest time between two refetches caused by unknown keys.

@@ -4,9 +4,9 @@ import VersolaHTTP
 /// in ``other(_:)``.
 ///
 /// ```swift
-/// OAuthErrorCode(rawValue: "invalid_grant")   // .invalidGrant
-/// OAuthErrorCode(rawValue: "slow_down")       // .slowDown
-/// OAuthErrorCode(rawValue: "custom_thing")    // .other("custom_thing")
+/// assert(OAuthErrorCode(rawValue: "invalid_grant") == .invalidGrant)
+/// assert(OAuthErrorCode(rawValue: "slow_down") == .slowDown)
+/// assert(OAuthErrorCode(rawValue: "custom_thing") == .other("custom_thing"))
 /// ```
 public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
     /// `invalid_request`: a malformed request.

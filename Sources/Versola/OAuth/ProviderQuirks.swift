@@ -8,6 +8,7 @@ import VersolaHTTP
 /// ```swift
 /// var configuration = ClientConfiguration(issuer: "https://login.example.com", clientID: "cli")
 /// configuration.providerQuirks.emptyBadRequestRefusesRefreshToken = false   // strict RFC 6749
+/// try configuration.validate()
 /// ```
 public struct ProviderQuirks: Sendable, Hashable {
     /// glewlwyd (Conformance/interop/glewlwyd.md, item 7): a refused refresh token (revoked,

@@ -9,8 +9,8 @@ import VersolaHTTP
 ///
 /// ```swift
 /// let header = WWWAuthenticate(#"DPoP algs="ES256", error="use_dpop_nonce", Bearer realm="api""#)
-/// header.challenges.map(\.scheme)                  // ["DPoP", "Bearer"]
-/// header.challenge(scheme: "dpop")?["error"]       // "use_dpop_nonce"
+/// print(header.challenges.map(\.scheme))                   // ["DPoP", "Bearer"]
+/// print(header.challenge(scheme: "dpop")?["error"] ?? "")  // use_dpop_nonce
 /// ```
 public struct WWWAuthenticate: Sendable, Hashable {
     /// One challenge.

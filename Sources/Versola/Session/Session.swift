@@ -21,7 +21,8 @@ import VersolaCrypto
 ///                           store: storage.store)
 /// await session.start()                           // disk only: works offline (T5)
 /// if session.state == .unauthenticated { try await session.login() }
-/// let token = try await session.accessToken()
+/// let response = try await session.send(HTTPRequest(url: apiURL))   // with a fresh access token
+/// print(response.status)
 /// ```
 public actor Session {
     /// The validated configuration.

@@ -22,6 +22,8 @@ import VersolaJOSE
 /// let source = try PassphraseKeySource(profile: "work", directory: directories.stateHome)
 /// try await source.unlock(passphrase: askUser())
 /// let store = try FileSessionStore(profile: "work", directory: directories.stateHome, keySource: source)
+/// let record = try await store.load()
+/// print(record?.subject ?? "nobody is signed in")
 /// ```
 public actor PassphraseKeySource: KeySource {
     /// The profile whose passphrase this is.

@@ -17,6 +17,7 @@ public enum KeySourceKind: String, Sendable, Hashable, CaseIterable {
 /// let storage = try SessionStorage.standard(profile: "work", keySource: .passphrase)
 /// try await storage.passphraseKeySource?.unlock(passphrase: askUser())
 /// let record = try await storage.store.load()
+/// print(record?.subject ?? "nobody is signed in")
 /// ```
 public struct SessionStorage: Sendable {
     /// The profile's store.
