@@ -299,6 +299,7 @@ import Testing
         #expect(examples.count > 20, "the documentation of Versola has its examples")
         #expect(examples.contains { $0.symbol == "Session" })
         #expect(examples.contains { $0.symbol == "OpenIDClient" })
+        #expect(examples.contains { $0.symbol.hasPrefix("article ") }, "the DocC articles are checked too")
         for problem in Self.problems(examples: examples, compiled: compiled) {
             Issue.record(Comment(rawValue: problem))
         }

@@ -289,3 +289,50 @@ func docExampleRetryPolicy() throws {
     let policy = RetryPolicy(maxAttempts: 5, totalBudget: .seconds(30))
     try policy.validate()
 }
+
+// MARK: Sources/Versola/Versola.docc/GettingStarted.md
+
+func docExampleGettingStartedCreate() async throws {
+    let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
+    let storage = try SessionStorage.standard(profile: "work")
+    let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
+                              store: storage.store)
+    await session.start()
+}
+
+func docExampleGettingStartedLogin(session: Session) async throws {
+    Task {
+        for await state in session.states() { print("session is", state) }
+    }
+    if session.state == .unauthenticated {
+        try await session.login(present: { prompt in
+            if !prompt.browserOpened { print("Open this address to sign in:\n\(prompt.url)") }
+        })
+    }
+    print("signed in as", session.user?.subject ?? "nobody")
+}
+
+func docExampleGettingStartedDevice(session: Session) async throws {
+    try await session.loginWithDevice { prompt in
+        print("Open \(prompt.verificationURIComplete ?? prompt.verificationURI) and enter \(prompt.userCode)")
+    }
+}
+
+func docExampleGettingStartedSend(session: Session, apiURL: URL) async throws {
+    do {
+        let response = try await session.send(HTTPRequest(url: apiURL))
+        print(response.status)
+    } catch .recoverable(let cause) {
+        print("try again later:", cause)            // nothing was lost
+    } catch .reauthenticate(let reason) {
+        print("sign in again:", reason)             // the grant is gone; never signed in again by itself
+    } catch .stepUp(let challenge) {
+        try await session.stepUp(challenge)         // the resource wants a stronger sign-in
+    } catch .configuration(let detail) {
+        print("fix the setup:", detail)
+    }
+}
+
+func docExampleGettingStartedLogout(session: Session) async {
+    await session.logout()
+}

@@ -95,7 +95,7 @@ public struct WWWAuthenticate: Sendable, Hashable {
     /// - Returns: nil when no challenge demands a step-up.
     /// - Throws: `.configuration(.providerUnsupported)` when `acr_values` holds a value that
     ///   is not visible ASCII free of quotes and shell metacharacters
-    ///   (``StepUpChallenge/isAcceptableACRValue(_:)``, L5), or `max_age` is not a
+    ///   (`StepUpChallenge.isAcceptableACRValue(_:)`, L5), or `max_age` is not a
     ///   non-negative integer. The offending text is not repeated.
     public func validatedStepUpChallenge() throws(VersolaError) -> StepUpChallenge? {
         guard let challenge = challenges.first(where: { $0.error == "insufficient_user_authentication" }) else {

@@ -11,8 +11,8 @@ import VersolaCrypto
 /// process makes to the same profile (S11): a login, refresh or logout done elsewhere is seen
 /// within milliseconds and published once. Every public failure is a ``VersolaError``.
 ///
-/// Its transitions are a pure ``SessionMachine``; the actor only carries out what the machine
-/// returns.
+/// Its transitions are a pure state machine (`SessionMachine`, inside the engine); the actor only
+/// carries out what the machine returns.
 ///
 /// ```swift
 /// let storage = try SessionStorage.standard(profile: "work")
