@@ -137,16 +137,16 @@ public enum PushedAuthorizationMode: String, Sendable, Hashable, CaseIterable {
 public struct LoopbackRedirect: Sendable, Hashable {
     /// Which loopback address to bind.
     public enum Address: String, Sendable, Hashable {
-        /// `127.0.0.1`.
+        /// The IPv4 loopback address, `127.0.0.1`.
         case ipv4
-        /// `[::1]`.
+        /// The IPv6 loopback address, `[::1]`.
         case ipv6
     }
 
     /// The address to bind.
     public var address: Address
-    /// 0 for an ephemeral port (the default), or a fixed port for providers that match the
-    /// redirect URI exactly, port included.
+    /// The port to listen on: 0 for an ephemeral one (the default), or a fixed port for
+    /// providers that match the redirect URI exactly, port included.
     public var port: UInt16
     /// The path the redirect arrives on.
     public var path: String
