@@ -242,58 +242,10 @@ import Testing
             + articles.flatMap { articleExamples(in: $0.text, file: $0.path) }
     }
 
-    /// Examples not compiled yet, each as it stands: they type-check but bind values they never
-    /// use, which the build (warnings as errors) refuses, and they live in files that another
-    /// change is moving into Versola (VersolaHTTP's Errors/VersolaError.swift and Retry/). They
-    /// are to be completed with that move. Once an example is edited it no longer matches its
-    /// entry here, so it must be compiled, and the stale entry fails the test: the list only shrinks.
-    static let awaitingMove: [(symbol: String, text: String)] = [
-        (
-            "VersolaError",
-            """
-            do {
-                let token = try await session.accessToken()
-            } catch .recoverable(let cause) {
-                // try again later; the session is intact
-            } catch .reauthenticate {
-                // the grant is gone: offer a new login
-            } catch .stepUp(let challenge) {
-                // call stepUp(challenge)
-            } catch .configuration(let detail) {
-                // a developer or administrator must fix something
-            }
-            """
-        ),
-        (
-            "OperationBudget",
-            """
-            let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-            let response = try await client.send(request, kind: .read, budget: budget)
-            """
-        ),
-        (
-            "RetryingClient",
-            """
-            let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
-            let budget = try OperationBudget(clock: SystemClock())
-            let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
-            """
-        ),
-    ]
-
-    static func isAwaitingMove(_ example: Example) -> Bool {
-        awaitingMove.contains { $0.symbol == example.symbol && $0.text == example.lines.joined(separator: "\n") }
-    }
-
     // MARK: Tests
 
     @Test func everyDocumentedExampleIsCompiledAsWritten() throws {
-        let all = try Self.documentedExamples()
-        for entry in Self.awaitingMove
-        where !all.contains(where: { $0.symbol == entry.symbol && $0.lines.joined(separator: "\n") == entry.text }) {
-            Issue.record("the example of \(entry.symbol) is no longer as listed in awaitingMove: remove its entry")
-        }
-        let examples = all.filter { !Self.isAwaitingMove($0) }
+        let examples = try Self.documentedExamples()
         let compiled = Self.compiledBodies(
             of: try String(contentsOf: Self.root.appendingPathComponent(Self.compiledPath), encoding: .utf8))
         #expect(examples.count > 20, "the documentation of Versola has its examples")

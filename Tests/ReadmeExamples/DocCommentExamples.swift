@@ -336,3 +336,35 @@ func docExampleGettingStartedSend(session: Session, apiURL: URL) async throws {
 func docExampleGettingStartedLogout(session: Session) async {
     await session.logout()
 }
+
+// MARK: The error hierarchy and the HTTP layer
+
+func docExampleVersolaError(session: Session) async throws {
+    do {
+        let token = try await session.accessToken()
+        print(token)                           // the type and expiry, never the token itself
+    } catch .recoverable(let cause) {
+        print("try again later:", cause)       // the session is intact
+    } catch .reauthenticate {
+        print("the grant is gone: offer a new login")
+    } catch .stepUp(let challenge) {
+        try await session.stepUp(challenge)
+    } catch .configuration(let detail) {
+        print("a developer or administrator must fix:", detail)
+    }
+}
+
+func docExampleOperationBudget(
+    configuration: ClientConfiguration, clock: any VersolaClock, client: RetryingClient, request: HTTPRequest
+) async throws {
+    let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
+    let response = try await client.send(request, kind: .read, budget: budget)
+    print(response.status)
+}
+
+func docExampleRetryingClient(jwksURL: URL) async throws {
+    let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
+    let budget = try OperationBudget(clock: SystemClock())
+    let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
+    print(jwks.status)
+}

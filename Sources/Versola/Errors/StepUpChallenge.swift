@@ -22,8 +22,8 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
 
 extension StepUpChallenge {
     /// Whether `value` may be an `acr_values` entry of a step-up challenge (L5): 1 to 255
-    /// visible ASCII characters, none of them a quote or a shell metacharacter
-    /// (`` " ' ` $ \ | & ; < > ( ) [ ] { } * ? ! ``). Real ACR values are names or URIs
+    /// visible ASCII characters, none of them a quote, a backtick or a character a shell treats
+    /// specially (`$ \ | & ; < > ( ) [ ] { } * ? !`). Real ACR values are names or URIs
     /// (`urn:mace:incommon:iap:silver`, `http://schemas.example/mfa`) and pass; a value built
     /// to escape the quoting of a printed `versola login --acr-values …` does not.
     public static func isAcceptableACRValue(_ value: some StringProtocol) -> Bool {

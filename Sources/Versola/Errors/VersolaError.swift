@@ -9,14 +9,15 @@
 /// ```swift
 /// do {
 ///     let token = try await session.accessToken()
+///     print(token)                           // the type and expiry, never the token itself
 /// } catch .recoverable(let cause) {
-///     // try again later; the session is intact
+///     print("try again later:", cause)       // the session is intact
 /// } catch .reauthenticate {
-///     // the grant is gone: offer a new login
+///     print("the grant is gone: offer a new login")
 /// } catch .stepUp(let challenge) {
-///     // call stepUp(challenge)
+///     try await session.stepUp(challenge)
 /// } catch .configuration(let detail) {
-///     // a developer or administrator must fix something
+///     print("a developer or administrator must fix:", detail)
 /// }
 /// ```
 public enum VersolaError: Error, Sendable, Hashable, CustomStringConvertible {

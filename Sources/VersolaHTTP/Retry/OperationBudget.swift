@@ -10,6 +10,7 @@ import Synchronization
 /// ```swift
 /// let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
 /// let response = try await client.send(request, kind: .read, budget: budget)
+/// print(response.status)
 /// ```
 public final class OperationBudget: Sendable {
     private struct State {

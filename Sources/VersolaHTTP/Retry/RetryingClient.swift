@@ -16,6 +16,7 @@
 /// let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
 /// let budget = try OperationBudget(clock: SystemClock())
 /// let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
+/// print(jwks.status)
 /// ```
 public final class RetryingClient: Sendable {
     /// The transport every attempt goes through.
