@@ -127,7 +127,7 @@ import VersolaTestIdP
             .reauthenticate(.credentialsInvalidated), .reauthenticate(.grantRejected),
             .reauthenticate(.sessionRejected), .reauthenticate(.sessionExpired),
             .stepUp(StepUpChallenge(acrValues: ["a"], maxAge: 1)),
-            .configuration(.stateMismatch), .configuration(.issuerMismatch), .configuration(.idTokenRejected("r")),
+            .configuration(.stateMismatch), .configuration(.issuerMismatch), .configuration(.idTokenRejected(IDTokenRejection(.expired, "r"))),
             .configuration(.providerUnsupported("r")), .configuration(.invalidConfiguration("r")),
             .configuration(.authorizationRejected("r")), .configuration(.discoveryIssuerMismatch(expected: "a", actual: "b")),
         ]

@@ -124,8 +124,8 @@ private func check(
         claims = try validator.validate(
             token, keySet: keySet, nonce: nonce, accessToken: "access-token-1", previous: previous)
     } catch {
-        guard case .configuration(.idTokenRejected(let reason)) = error else { finding("a bad ID token gave \(error)") }
-        if verbose { print("rejected: \(reason)") }
+        guard case .configuration(.idTokenRejected(let rejection)) = error else { finding("a bad ID token gave \(error)") }
+        if verbose { print("rejected: \(rejection.kind.rawValue): \(rejection.detail)") }
         return
     }
     if verbose { print("accepted: sub \(claims.subject)") }

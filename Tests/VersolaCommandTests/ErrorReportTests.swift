@@ -18,7 +18,7 @@ struct ErrorReportTests {
                     errorCode: "temporarily_unavailable"))),
         .reauthenticate(.grantRejected), .reauthenticate(.sessionExpired), .reauthenticate(.credentialsInvalidated),
         .stepUp(StepUpChallenge(acrValues: ["urn:mfa"], maxAge: 60)),
-        .configuration(.stateMismatch), .configuration(.idTokenRejected("exp")),
+        .configuration(.stateMismatch), .configuration(.idTokenRejected(IDTokenRejection(.expired, "exp"))),
         .configuration(.invalidConfiguration("bad")),
         .configuration(.discoveryIssuerMismatch(expected: "https://a", actual: "https://b")),
         .configuration(
@@ -152,7 +152,7 @@ struct ErrorReportTests {
             #expect(object["error"]?["cause"]?.string == sample.cause)
             #expect(object["error"]?["message"]?.string == sample.description)
         }
-        #expect(ErrorReport.render(.versola(.configuration(.idTokenRejected("signature does not verify"))), json: false)
+        #expect(ErrorReport.render(.versola(.configuration(.idTokenRejected(IDTokenRejection(.signatureInvalid, "signature does not verify")))), json: false)
             == "versola: the provider's ID token was not accepted: signature does not verify\n")
         #expect(ErrorReport.render(.versola(.recoverable(.pendingRequestExpired)), json: false, profile: "work")
             .contains("versola login --profile work"))

@@ -49,7 +49,7 @@ struct FrontParityTests {
             .stepUp(StepUpChallenge(acrValues: ["urn:mfa", "it's; rm -rf"], maxAge: 300)),
             .stepUp(StepUpChallenge(acrValues: [], maxAge: nil)),
             .configuration(.stateMismatch), .configuration(.issuerMismatch),
-            .configuration(.idTokenRejected("bad aud")), .configuration(.providerUnsupported("no PKCE")),
+            .configuration(.idTokenRejected(IDTokenRejection(.audienceMismatch, "bad aud"))), .configuration(.providerUnsupported("no PKCE")),
             .configuration(.invalidConfiguration("no issuer")), .configuration(.authorizationRejected("invalid_scope")),
             .configuration(.discoveryIssuerMismatch(expected: "https://a", actual: "https://b\u{202E}")),
         ]

@@ -50,7 +50,7 @@ struct ShellWordTests {
         let hostile = "x\u{1B}]52;c;AAAA\u{07}\u{9B}2J"
         let errors: [VersolaError] = [
             .configuration(.discoveryIssuerMismatch(expected: "https://id.example", actual: "https://id.example" + hostile)),
-            .configuration(.idTokenRejected("iss " + hostile + " is not https://id.example")),
+            .configuration(.idTokenRejected(IDTokenRejection(.issuerMismatch, "iss " + hostile + " is not https://id.example"))),
             .configuration(.authorizationRejected("invalid_request (" + hostile + ")")),
             .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: false, origin: "https://" + hostile))),
         ]

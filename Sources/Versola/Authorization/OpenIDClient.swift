@@ -205,7 +205,7 @@ public actor OpenIDClient {
     ) async throws(VersolaError) -> Grant {
         try checkTokenType(tokens, boundTo: dpopKey)
         guard let idToken = tokens.idToken else {
-            throw .configuration(.idTokenRejected("the token response has no id_token although openid was requested"))
+            throw .configuration(.idTokenRejected(IDTokenRejection(.missing, "the token response has no id_token although openid was requested")))
         }
         let claims = try await validator(metadata).validate(
             idToken, nonce: nonce, accessToken: tokens.accessToken, budget: budget)

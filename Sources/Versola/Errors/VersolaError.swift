@@ -121,8 +121,9 @@ public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     case stateMismatch
     /// The redirect's RFC 9207 `iss` does not match the issuer (E12).
     case issuerMismatch
-    /// The ID token (or the UserInfo answer checked against it) failed validation (A7, A8).
-    case idTokenRejected(String)
+    /// The ID token (or the UserInfo answer checked against it) failed validation (A7, A8):
+    /// which check, and what was wrong.
+    case idTokenRejected(IDTokenRejection)
     /// The provider lacks something the configuration needs, or answered in a way this
     /// client does not accept (no PKCE S256, DPoP not advertised, a Bearer answer to DPoP).
     /// `provider` is what the provider said, when an error answer caused it (E14).
@@ -144,8 +145,10 @@ public enum ConfigurationDetail: Sendable, Hashable, CustomStringConvertible {
     public var reason: String? {
         switch self {
         case .stateMismatch, .issuerMismatch: nil
-        case .idTokenRejected(let reason), .providerUnsupported(let reason, _),
-            .invalidConfiguration(let reason, _), .authorizationRejected(let reason, _):
+        case .idTokenRejected(let rejection):
+            rejection.detail
+        case .providerUnsupported(let reason, _), .invalidConfiguration(let reason, _),
+            .authorizationRejected(let reason, _):
             reason
         case .discoveryIssuerMismatch(let expected, let actual):
             "expected issuer \(expected), discovery says \(actual)"

@@ -106,8 +106,8 @@ public struct IDTokenValidator: Sendable {
 
     // MARK: Steps
 
-    private static func rejected(_ reason: String) -> VersolaError {
-        .configuration(.idTokenRejected(reason))
+    private static func rejected(_ kind: IDTokenRejection.Kind, _ detail: String) -> VersolaError {
+        .configuration(.idTokenRejected(IDTokenRejection(kind, detail)))
     }
 
     private func parse(_ idToken: String) throws(VersolaError) -> JWS {
@@ -115,11 +115,11 @@ public struct IDTokenValidator: Sendable {
         do {
             jws = try JWS(compact: idToken)
         } catch {
-            throw Self.rejected(Self.reason(for: error))
+            throw Self.rejected(Self.kind(for: error), Self.reason(for: error))
         }
         guard allowedAlgorithms.contains(jws.algorithm) else {
             let allowed = allowedAlgorithms.map(\.rawValue).sorted().joined(separator: ", ")
-            throw Self.rejected("algorithm \(jws.algorithm.rawValue) is not allowed (allowed: \(allowed))")
+            throw Self.rejected(.algorithmNotAllowed, "algorithm \(jws.algorithm.rawValue) is not allowed (allowed: \(allowed))")
         }
         return jws
     }
@@ -163,7 +163,7 @@ public struct IDTokenValidator: Sendable {
         previous: IDTokenClaims?
     ) throws(VersolaError) -> IDTokenClaims {
         // Signature.
-        guard case .candidates(let candidates) = selection else { throw Self.rejected(selection.reason) }
+        guard case .candidates(let candidates) = selection else { throw Self.rejected(.noUsableKey, selection.reason) }
         var verified = false
         for key in candidates {
             do {
@@ -176,7 +176,7 @@ public struct IDTokenValidator: Sendable {
         }
         guard verified else {
             let names = candidates.map { $0.keyID ?? "without kid" }.joined(separator: ", ")
-            throw Self.rejected("signature does not verify with key \(names)")
+            throw Self.rejected(.signatureInvalid, "signature does not verify with key \(names)")
         }
 
         // Each claim is looked up once; the payload's member list is short and linear.
@@ -184,67 +184,67 @@ public struct IDTokenValidator: Sendable {
         do {
             claims = try JWTClaims(payload: jws.payload)
         } catch {
-            throw Self.rejected("the payload is not a JSON object")
+            throw Self.rejected(.malformed, "the payload is not a JSON object")
         }
         let object = claims.object
 
         // iss: exactly the configured issuer.
-        guard let issuerValue = object["iss"] else { throw Self.rejected("iss is missing") }
-        guard let issuer = issuerValue.string else { throw Self.rejected("iss is not a string") }
-        guard issuer == configuration.issuer else { throw Self.rejected("iss \(issuer) is not \(configuration.issuer)") }
+        guard let issuerValue = object["iss"] else { throw Self.rejected(.claimMissing, "iss is missing") }
+        guard let issuer = issuerValue.string else { throw Self.rejected(.claimMalformed, "iss is not a string") }
+        guard issuer == configuration.issuer else { throw Self.rejected(.issuerMismatch, "iss \(issuer) is not \(configuration.issuer)") }
 
         // sub: a non-empty string.
-        guard let subjectValue = object["sub"] else { throw Self.rejected("sub is missing") }
-        guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected("sub is not a string") }
+        guard let subjectValue = object["sub"] else { throw Self.rejected(.claimMissing, "sub is missing") }
+        guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected(.claimMalformed, "sub is not a string") }
 
         // aud: contains the client ID; azp required with several audiences, the client ID when present.
         let clientID = configuration.clientID
         let audiences = try Self.audiences(object["aud"])
-        guard audiences.contains(clientID) else { throw Self.rejected("aud does not contain \(clientID)") }
+        guard audiences.contains(clientID) else { throw Self.rejected(.audienceMismatch, "aud does not contain \(clientID)") }
         if let azpValue = object["azp"] {
-            guard let azp = azpValue.string else { throw Self.rejected("azp is not a string") }
-            guard azp == clientID else { throw Self.rejected("azp \(azp) is not \(clientID)") }
+            guard let azp = azpValue.string else { throw Self.rejected(.claimMalformed, "azp is not a string") }
+            guard azp == clientID else { throw Self.rejected(.audienceMismatch, "azp \(azp) is not \(clientID)") }
         } else if audiences.count > 1 {
-            throw Self.rejected("azp is missing although aud lists \(audiences.count) audiences")
+            throw Self.rejected(.claimMissing, "azp is missing although aud lists \(audiences.count) audiences")
         }
 
         // exp, iat (required) and nbf, with the configured tolerance, on the injected clock.
         let now = clock.wallClockNow.timeIntervalSince1970
         let tolerance = toleranceSeconds
-        guard let expiration = try Self.seconds("exp", object["exp"]) else { throw Self.rejected("exp is missing") }
-        guard let issuedAt = try Self.seconds("iat", object["iat"]) else { throw Self.rejected("iat is missing") }
+        guard let expiration = try Self.seconds("exp", object["exp"]) else { throw Self.rejected(.claimMissing, "exp is missing") }
+        guard let issuedAt = try Self.seconds("iat", object["iat"]) else { throw Self.rejected(.claimMissing, "iat is missing") }
         if now >= expiration + tolerance {
-            throw Self.rejected("expired \(Self.wholeSeconds(now - expiration)) s ago (tolerance \(Int64(tolerance)) s)")
+            throw Self.rejected(.expired, "expired \(Self.wholeSeconds(now - expiration)) s ago (tolerance \(Int64(tolerance)) s)")
         }
         if issuedAt > now + tolerance {
             throw Self.rejected(
-                "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s); check the clock")
+                .notYetValid, "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s); check the clock")
         }
         if let notBefore = try Self.seconds("nbf", object["nbf"]), now < notBefore - tolerance {
             throw Self.rejected(
-                "not valid for another \(Self.wholeSeconds(notBefore - now)) s (nbf; tolerance \(Int64(tolerance)) s)")
+                .notYetValid, "not valid for another \(Self.wholeSeconds(notBefore - now)) s (nbf; tolerance \(Int64(tolerance)) s)")
         }
 
         // nonce: equal to the request's when one was sent.
         if let nonce {
-            guard let tokenNonce = object["nonce"] else { throw Self.rejected("nonce is missing; the request sent one") }
-            guard tokenNonce.string == nonce else { throw Self.rejected("nonce differs from the request's") }
+            guard let tokenNonce = object["nonce"] else { throw Self.rejected(.claimMissing, "nonce is missing; the request sent one") }
+            guard tokenNonce.string == nonce else { throw Self.rejected(.nonceMismatch, "nonce differs from the request's") }
         }
 
         // at_hash: when present, the left half of the access token's hash.
         if let accessToken, let atHashValue = object["at_hash"] {
-            guard let atHash = atHashValue.string else { throw Self.rejected("at_hash is not a string") }
+            guard let atHash = atHashValue.string else { throw Self.rejected(.claimMalformed, "at_hash is not a string") }
             guard atHash == Self.accessTokenHash(accessToken, algorithm: jws.algorithm) else {
-                throw Self.rejected("at_hash does not match the access token")
+                throw Self.rejected(.accessTokenHashMismatch, "at_hash does not match the access token")
             }
         }
 
         // After a refresh: the same iss, sub and aud (OIDC Core §12.2).
         if let previous {
-            if issuer != previous.issuer { throw Self.rejected("iss differs from the previous ID token's") }
-            if subject != previous.subject { throw Self.rejected("sub differs from the previous ID token's") }
+            if issuer != previous.issuer { throw Self.rejected(.subjectChanged, "iss differs from the previous ID token's") }
+            if subject != previous.subject { throw Self.rejected(.subjectChanged, "sub differs from the previous ID token's") }
             if Set(audiences) != Set(previous.audiences) {
-                throw Self.rejected("aud differs from the previous ID token's")
+                throw Self.rejected(.subjectChanged, "aud differs from the previous ID token's")
             }
         }
 
@@ -256,13 +256,13 @@ public struct IDTokenValidator: Sendable {
 
     /// `aud` as a list: a string, or a non-empty array of strings.
     private static func audiences(_ value: JSONValue?) throws(VersolaError) -> [String] {
-        guard let value else { throw rejected("aud is missing") }
+        guard let value else { throw rejected(.claimMissing, "aud is missing") }
         if let single = value.string { return [single] }
-        guard let elements = value.array, !elements.isEmpty else { throw rejected("aud is not a string or an array") }
+        guard let elements = value.array, !elements.isEmpty else { throw rejected(.claimMalformed, "aud is not a string or an array") }
         var audiences: [String] = []
         audiences.reserveCapacity(elements.count)
         for element in elements {
-            guard let audience = element.string else { throw rejected("aud has an element that is not a string") }
+            guard let audience = element.string else { throw rejected(.claimMalformed, "aud has an element that is not a string") }
             audiences.append(audience)
         }
         return audiences
@@ -273,7 +273,7 @@ public struct IDTokenValidator: Sendable {
     private static func seconds(_ name: String, _ value: JSONValue?) throws(VersolaError) -> Double? {
         guard let value else { return nil }
         guard let seconds = NumericDate.seconds(value) else {
-            throw rejected("\(name) is not a time between the years 1 and 9999")
+            throw rejected(.claimMalformed, "\(name) is not a time between the years 1 and 9999")
         }
         return seconds
     }
@@ -292,6 +292,18 @@ public struct IDTokenValidator: Sendable {
     }
 
     // MARK: Reasons
+
+    private static func kind(for error: JWSError) -> IDTokenRejection.Kind {
+        switch error {
+        case .algorithmNone, .unsupportedAlgorithm, .algorithmNotAllowed: .algorithmNotAllowed
+        case .keyNotFound, .keyDoesNotPermitAlgorithm: .noUsableKey
+        case .invalidSignature: .signatureInvalid
+        case .wrongNumberOfParts, .invalidBase64URL, .invalidJSON, .headerNotAnObject, .missingAlgorithm,
+            .invalidHeaderParameter, .invalidCriticalParameters, .unsupportedCriticalParameters, .signerAlgorithmMismatch,
+            .signingFailed:
+            .malformed
+        }
+    }
 
     private static func reason(for error: JWSError) -> String {
         switch error {

@@ -61,11 +61,11 @@ package struct UserInfoEndpoint: Sendable {
             throw serverFailure("the userinfo answer is not a JSON object")
         }
         guard let subject = claims["sub"]?.string else {
-            throw .configuration(.idTokenRejected("userinfo sub is missing"))
+            throw .configuration(.idTokenRejected(IDTokenRejection(.claimMissing, "userinfo sub is missing")))
         }
         guard subject == expectedSubject else {
             sender.environment.log.record(VersolaLogEvent(.warning, "userinfo answered for another subject; ignored"))
-            throw .configuration(.idTokenRejected("userinfo sub differs from the ID token's sub"))
+            throw .configuration(.idTokenRejected(IDTokenRejection(.subjectChanged, "userinfo sub differs from the ID token's sub")))
         }
         return UserInfo(subject: subject, claims: claims)
     }

@@ -52,7 +52,9 @@ public enum VersolaErrorCoding {
             return .stepUp(StepUpChallenge(acrValues: acr, maxAge: maxAge))
         case .stateMismatch: return .configuration(.stateMismatch)
         case .issuerMismatch: return .configuration(.issuerMismatch)
-        case .idTokenRejected: return .configuration(.idTokenRejected(reason))
+        case .idTokenRejected:
+            let kind = fields["rejection"]?.string.flatMap(IDTokenRejection.Kind.init(rawValue:)) ?? .malformed
+            return .configuration(.idTokenRejected(IDTokenRejection(kind, reason)))
         case .providerUnsupported: return .configuration(.providerUnsupported(reason, provider: said))
         case .invalidConfiguration: return .configuration(.invalidConfiguration(reason, provider: said))
         case .authorizationRejected: return .configuration(.authorizationRejected(reason, provider: said))

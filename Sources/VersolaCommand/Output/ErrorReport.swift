@@ -64,6 +64,9 @@ public enum ErrorReport {
                 members.append(("expected", .string(expected)))
                 members.append(("actual", .string(actual)))
             }
+            if case .idTokenRejected(let rejection) = detail {
+                members.append(("rejection", .string(rejection.kind.rawValue)))
+            }
         default:
             break
         }
@@ -140,8 +143,11 @@ public enum ErrorReport {
             "the redirect does not belong to the pending sign-in; start again with versola login"
         case .issuerMismatch:
             "the provider's answer names another issuer than the profile's; check --issuer"
-        case .idTokenRejected(let reason):
-            "the provider's ID token was not accepted: \(reason)"
+        case .idTokenRejected(let rejection)
+        where (rejection.kind == .expired || rejection.kind == .notYetValid) && !rejection.detail.contains("clock"):
+            "the provider's ID token was not accepted: \(rejection.detail); check that this computer's clock is right"
+        case .idTokenRejected(let rejection):
+            "the provider's ID token was not accepted: \(rejection.detail)"
         case .providerUnsupported(let reason, _):
             "the provider cannot be used as configured: \(reason)"
         case .invalidConfiguration(let reason, _):

@@ -28,7 +28,7 @@ enum TokenVerifier {
             let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
             let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
             let jws: JWS
-            do { jws = try JWS(compact: token) } catch { throw rejected("not a compact JWS: \(error)") }
+            do { jws = try JWS(compact: token) } catch { throw rejected(.malformed, "not a compact JWS: \(error)") }
             let allowed = configuration.idTokenAlgorithms
             var keySet = try await keys.keySet(budget: budget)
             let key: JWK
@@ -42,13 +42,13 @@ enum TokenVerifier {
                     keySet = newer
                 }
                 do { key = try jws.verify(using: keySet, allowedAlgorithms: allowed) } catch {
-                    throw rejected("signature: \(error)")
+                    throw rejected(.signatureInvalid, "signature: \(error)")
                 }
             } catch {
-                throw rejected("signature: \(error)")
+                throw rejected(.signatureInvalid, "signature: \(error)")
             }
             let claims: JWTClaims
-            do { claims = try JWTClaims(payload: jws.payload) } catch { throw rejected("the payload is not a JSON object") }
+            do { claims = try JWTClaims(payload: jws.payload) } catch { throw rejected(.malformed, "the payload is not a JSON object") }
             try check(jws, type: options.type)
             try check(claims, issuer: issuer, audience: options.audience, now: Date().timeIntervalSince1970)
             if options.audience == nil { context.console.err(audienceWarning(issuer: issuer)) }
@@ -68,25 +68,25 @@ enum TokenVerifier {
     /// The claim checks, at `now` (seconds since 1970). A time claim that is not a number
     /// between the years 1 and 9999 (``NumericDate``) is rejected, never converted.
     static func check(_ claims: JWTClaims, issuer: String, audience: String?, now: Double) throws(VersolaError) {
-        guard let tokenIssuer = claims.issuer else { throw rejected("iss is missing") }
-        guard tokenIssuer == issuer else { throw rejected("iss \(tokenIssuer) is not \(issuer)") }
-        guard let expiry = try time("exp", in: claims) else { throw rejected("exp is missing") }
-        if now >= expiry + tolerance { throw rejected("expired") }
+        guard let tokenIssuer = claims.issuer else { throw rejected(.claimMissing, "iss is missing") }
+        guard tokenIssuer == issuer else { throw rejected(.issuerMismatch, "iss \(tokenIssuer) is not \(issuer)") }
+        guard let expiry = try time("exp", in: claims) else { throw rejected(.claimMissing, "exp is missing") }
+        if now >= expiry + tolerance { throw rejected(.expired, "expired") }
         if let notBefore = try time("nbf", in: claims), now < notBefore - tolerance {
-            throw rejected("not valid yet (nbf)")
+            throw rejected(.notYetValid, "not valid yet (nbf)")
         }
         if let issuedAt = try time("iat", in: claims), issuedAt > now + tolerance {
-            throw rejected("issued in the future (iat)")
+            throw rejected(.notYetValid, "issued in the future (iat)")
         }
         if let audience, !(claims.audiences ?? []).contains(audience) {
-            throw rejected("aud does not contain \(audience)")
+            throw rejected(.audienceMismatch, "aud does not contain \(audience)")
         }
     }
 
     /// The header check of `--type`.
     static func check(_ jws: JWS, type: VerifiedTokenType?) throws(VersolaError) {
         guard let type, !type.accepts(jws.type) else { return }
-        throw rejected("typ is \(jws.type ?? "missing"), not \(type.rawValue) (RFC 9068)")
+        throw rejected(.malformed, "typ is \(jws.type ?? "missing"), not \(type.rawValue) (RFC 9068)")
     }
 
     /// What `verify` prints on standard error when no `--audience` is given.
@@ -100,11 +100,11 @@ enum TokenVerifier {
         do {
             return try claims.date(name)?.timeIntervalSince1970
         } catch {
-            throw rejected("\(name) is not a time between the years 1 and 9999")
+            throw rejected(.claimMalformed, "\(name) is not a time between the years 1 and 9999")
         }
     }
 
-    static func rejected(_ reason: String) -> VersolaError {
-        .configuration(.idTokenRejected(reason))
+    static func rejected(_ kind: IDTokenRejection.Kind, _ detail: String) -> VersolaError {
+        .configuration(.idTokenRejected(IDTokenRejection(kind, detail)))
     }
 }

@@ -61,7 +61,7 @@ import VersolaHTTP
         ("refreshFailed.invalidGrant", .refreshFailed(.reauthenticate(.grantRejected), keptRefreshToken: nil)),
         ("refreshFailed.network", .refreshFailed(network, keptRefreshToken: nil)),
         ("refreshFailed.server", .refreshFailed(.recoverable(.server(ServerFailure(status: 503, failedRequests: 1, elapsed: .zero))), keptRefreshToken: nil)),
-        ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected("x")), keptRefreshToken: "refresh-9")),
+        ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected(IDTokenRejection(.malformed, "x"))), keptRefreshToken: "refresh-9")),
         ("refreshFailed.locked", .refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil)),
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
         ("logoutStarted", .logoutStarted),
@@ -239,7 +239,7 @@ import VersolaHTTP
     @Test("P10: a refresh failing after the provider rotated keeps the rotated token as the grant's")
     func rotatedTokenKept() {
         var machine = Self.machine(in: .refreshing)
-        machine.handle(.refreshFailed(.configuration(.idTokenRejected("expired")), keptRefreshToken: "rotated"))
+        machine.handle(.refreshFailed(.configuration(.idTokenRejected(IDTokenRejection(.expired, "expired"))), keptRefreshToken: "rotated"))
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant.refreshToken == "rotated")
         #expect(machine.heldGrant?.token == nil)

@@ -43,15 +43,17 @@ struct IDTokenValidatorTests {
             }
         }
 
-        /// Expects `.configuration(.idTokenRejected)` whose reason contains `text`.
+        /// Expects `.configuration(.idTokenRejected)` of `kind` whose detail contains `text`.
         func expectRejected(
-            _ result: Result<IDTokenClaims, VersolaError>, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+            _ result: Result<IDTokenClaims, VersolaError>, _ text: String, _ kind: IDTokenRejection.Kind,
+            sourceLocation: SourceLocation = #_sourceLocation
         ) {
-            guard case .failure(.configuration(.idTokenRejected(let reason))) = result else {
+            guard case .failure(.configuration(.idTokenRejected(let rejection))) = result else {
                 Issue.record("expected idTokenRejected, got \(result)", sourceLocation: sourceLocation)
                 return
             }
-            #expect(reason.contains(text), "reason: \(reason)", sourceLocation: sourceLocation)
+            #expect(rejection.kind == kind, "rejection: \(rejection.kind)", sourceLocation: sourceLocation)
+            #expect(rejection.detail.contains(text), "detail: \(rejection.detail)", sourceLocation: sourceLocation)
         }
     }
 
@@ -87,9 +89,9 @@ struct IDTokenValidatorTests {
     func algorithmNone() async throws {
         let fixture = try Fixture()
         let token = TestProvider.unsignedToken(header: ["alg": "none", "kid": "rsa-1"], claims: fixture.claims())
-        fixture.expectRejected(try await fixture.validate(token), "none")
+        fixture.expectRejected(try await fixture.validate(token), "none", .algorithmNotAllowed)
         let unsigned = TestProvider.unsignedToken(header: ["alg": "none"], claims: fixture.claims())
-        fixture.expectRejected(try await fixture.validate(String(unsigned.dropLast(4))), "none")
+        fixture.expectRejected(try await fixture.validate(String(unsigned.dropLast(4))), "none", .algorithmNotAllowed)
         #expect(fixture.jwksRequests == 0)
     }
 
@@ -100,23 +102,23 @@ struct IDTokenValidatorTests {
         let header = Base64URL.encode(JSONValue.object(["alg": "HS256", "kid": "rsa-1"]).serializedBytes())
         let payload = Base64URL.encode(JSONValue.object(fixture.claims()).serializedBytes())
         let forged = header + "." + payload + "." + Base64URL.encode(SHA256.hash(keys.rsa1.modulus))
-        fixture.expectRejected(try await fixture.validate(forged), "HS256")
+        fixture.expectRejected(try await fixture.validate(forged), "HS256", .algorithmNotAllowed)
     }
 
     @Test("A7: an algorithm allowed by the configuration but not advertised is rejected")
     func notAdvertised() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(), algorithm: .ps256)
-        fixture.expectRejected(try await fixture.validate(token), "PS256 is not allowed")
+        fixture.expectRejected(try await fixture.validate(token), "PS256 is not allowed", .algorithmNotAllowed)
         let narrowed = try Fixture { $0.idTokenAlgorithms = [.es256] }
-        narrowed.expectRejected(try await narrowed.validate(try TestProvider.idToken(narrowed.claims())), "RS256")
+        narrowed.expectRejected(try await narrowed.validate(try TestProvider.idToken(narrowed.claims())), "RS256", .algorithmNotAllowed)
     }
 
     @Test("A7: an unknown kid refetches the key set exactly once, then is rejected")
     func unknownKidRefetchedOnce() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2")
-        fixture.expectRejected(try await fixture.validate(token), "no key with kid rsa-2")
+        fixture.expectRejected(try await fixture.validate(token), "no key with kid rsa-2", .noUsableKey)
         #expect(fixture.jwksRequests == 2, "the first fetch and one refetch")
     }
 
@@ -134,7 +136,7 @@ struct IDTokenValidatorTests {
     func refetchRateLimit() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2")
-        fixture.expectRejected(try await fixture.validate(token), "rsa-2")
+        fixture.expectRejected(try await fixture.validate(token), "rsa-2", .noUsableKey)
         #expect(fixture.jwksRequests == 2)
         fixture.harness.clock.advance(by: .seconds(30))
         // E6: the key may still reach the key set; that is "try again later", never configuration.
@@ -146,7 +148,7 @@ struct IDTokenValidatorTests {
         #expect(wait == .seconds(30))
         #expect(fixture.jwksRequests == 2, "no refetch within 60 s")
         fixture.harness.clock.advance(by: .seconds(31))
-        fixture.expectRejected(try await fixture.validate(token, nonce: nil), "rsa-2")
+        fixture.expectRejected(try await fixture.validate(token, nonce: nil), "rsa-2", .noUsableKey)
         #expect(fixture.jwksRequests == 3, "one refetch once 60 s have passed")
     }
 
@@ -170,7 +172,7 @@ struct IDTokenValidatorTests {
     func wrongSignature() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2", kid: "rsa-1")
-        fixture.expectRejected(try await fixture.validate(token), "signature does not verify with key rsa-1")
+        fixture.expectRejected(try await fixture.validate(token), "signature does not verify with key rsa-1", .signatureInvalid)
     }
 
     @Test("A7: a tampered payload is rejected")
@@ -179,7 +181,7 @@ struct IDTokenValidatorTests {
         let token = try TestProvider.idToken(fixture.claims())
         let parts = token.split(separator: ".").map(String.init)
         let forged = Base64URL.encode(JSONValue.object(fixture.claims(["sub": "admin"])).serializedBytes())
-        fixture.expectRejected(try await fixture.validate(parts[0] + "." + forged + "." + parts[2]), "signature does not verify")
+        fixture.expectRejected(try await fixture.validate(parts[0] + "." + forged + "." + parts[2]), "signature does not verify", .signatureInvalid)
     }
 
     @Test("A7: without kid, the one compatible key is used; several are ambiguous")
@@ -188,14 +190,14 @@ struct IDTokenValidatorTests {
         _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(), kid: .some(nil))).get()
         let ambiguous = try Fixture(jwks: ["rsa-1", "rsa-2", "ec-1"])
         ambiguous.expectRejected(
-            try await ambiguous.validate(try TestProvider.idToken(ambiguous.claims(), kid: .some(nil))), "2 keys")
+            try await ambiguous.validate(try TestProvider.idToken(ambiguous.claims(), kid: .some(nil))), "2 keys", .noUsableKey)
     }
 
     @Test("A7: a key whose type does not fit the algorithm is rejected")
     func keyTypeMismatch() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(), key: "rsa-1", kid: "ec-1")
-        fixture.expectRejected(try await fixture.validate(token), "key ec-1 does not permit RS256")
+        fixture.expectRejected(try await fixture.validate(token), "key ec-1 does not permit RS256", .noUsableKey)
     }
 
     @Test("A7: iss must be exactly the issuer")
@@ -203,16 +205,16 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture()
         for issuer in [TestProvider.issuer + "/", "https://evil.example/realms/main"] {
             let token = try TestProvider.idToken(fixture.claims(["iss": .string(issuer)]))
-            fixture.expectRejected(try await fixture.validate(token), "iss \(issuer) is not")
+            fixture.expectRejected(try await fixture.validate(token), "iss \(issuer) is not", .issuerMismatch)
         }
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iss": nil]))), "iss is missing")
+        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iss": nil]))), "iss is missing", .claimMissing)
     }
 
     @Test("A7: aud must contain the client ID")
     func wrongAudience() async throws {
         let fixture = try Fixture()
         let token = try TestProvider.idToken(fixture.claims(["aud": ["other-client"], "azp": "other-client"]))
-        fixture.expectRejected(try await fixture.validate(token), "aud does not contain versola-test")
+        fixture.expectRejected(try await fixture.validate(token), "aud does not contain versola-test", .audienceMismatch)
     }
 
     @Test("A7: with several audiences azp is required and must be the client ID")
@@ -220,12 +222,12 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture()
         let audiences: JSONValue = [.string(TestProvider.clientID), "api"]
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["aud": audiences]))), "azp is missing")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["aud": audiences]))), "azp is missing", .claimMissing)
         fixture.expectRejected(
             try await fixture.validate(try TestProvider.idToken(fixture.claims(["aud": audiences, "azp": "api"]))),
-            "azp api is not versola-test")
+            "azp api is not versola-test", .audienceMismatch)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["azp": "api"]))), "azp api")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["azp": "api"]))), "azp api", .audienceMismatch)
         let claims = try await fixture.validate(
             try TestProvider.idToken(fixture.claims(["aud": audiences, "azp": .string(TestProvider.clientID)]))
         ).get()
@@ -237,9 +239,9 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture()
         fixture.expectRejected(
             try await fixture.validate(try TestProvider.idToken(fixture.claims(["nonce": "n-2"]))),
-            "nonce differs from the request's")
+            "nonce differs from the request's", .nonceMismatch)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nonce": nil]))), "nonce is missing")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nonce": nil]))), "nonce is missing", .claimMissing)
     }
 
     @Test("A7: at_hash, when present, must match the access token")
@@ -254,7 +256,7 @@ struct IDTokenValidatorTests {
         fixture.expectRejected(
             try await fixture.validate(
                 try TestProvider.idToken(fixture.claims(["at_hash": .string(rsHash)])), accessToken: "another-token"),
-            "at_hash does not match")
+            "at_hash does not match", .accessTokenHashMismatch)
         let esHash = IDTokenValidator.accessTokenHash(accessToken, algorithm: .es256)
         _ = try await fixture.validate(
             try TestProvider.idToken(fixture.claims(["at_hash": .string(esHash)]), key: "ec-1"), accessToken: accessToken
@@ -269,7 +271,7 @@ struct IDTokenValidatorTests {
         let now = Int64(fixture.now.timeIntervalSince1970)
         for (name, value) in [("exp", 1e300), ("exp", -1e300), ("exp", 1.8e19), ("iat", 1e300), ("nbf", -1e300)] {
             let token = try TestProvider.idToken(fixture.claims([name: .double(value)]))
-            fixture.expectRejected(try await fixture.validate(token), "\(name) is not a time between the years 1 and 9999")
+            fixture.expectRejected(try await fixture.validate(token), "\(name) is not a time between the years 1 and 9999", .claimMalformed)
         }
         // auth_time is informative: an absurd one is dropped, the token stays valid.
         let token = try TestProvider.idToken(fixture.claims(["auth_time": .double(1e300), "iat": .integer(now)]))
@@ -283,10 +285,10 @@ struct IDTokenValidatorTests {
         let insideToken = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 59), "iat": .integer(now - 400)]))
         _ = try await fixture.validate(insideToken).get()
         let outsideToken = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 60), "iat": .integer(now - 400)]))
-        fixture.expectRejected(try await fixture.validate(outsideToken), "expired 60 s ago")
+        fixture.expectRejected(try await fixture.validate(outsideToken), "expired 60 s ago", .expired)
         let longAgo = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 3600), "iat": .integer(now - 4000)]))
-        fixture.expectRejected(try await fixture.validate(longAgo), "expired 3600 s ago")
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": nil]))), "exp is missing")
+        fixture.expectRejected(try await fixture.validate(longAgo), "expired 3600 s ago", .expired)
+        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": nil]))), "exp is missing", .claimMissing)
     }
 
     @Test("A7: the tolerance follows the configuration")
@@ -294,9 +296,9 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture { $0.clockTolerance = .zero }
         let now = Int64(fixture.now.timeIntervalSince1970)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": .integer(now)]))), "expired 0 s ago")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": .integer(now)]))), "expired 0 s ago", .expired)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 1)]))), "future")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 1)]))), "future", .notYetValid)
     }
 
     @Test("A7: iat in the future beyond the tolerance is rejected; within it is valid")
@@ -306,10 +308,10 @@ struct IDTokenValidatorTests {
         _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 60)]))).get()
         fixture.expectRejected(
             try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 61)]))),
-            "issued 61 s in the future")
+            "issued 61 s in the future", .notYetValid)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nbf": .integer(now + 120)]))), "nbf")
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": nil]))), "iat is missing")
+            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nbf": .integer(now + 120)]))), "nbf", .notYetValid)
+        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": nil]))), "iat is missing", .claimMissing)
     }
 
     @Test("A7: time is read on the injected clock")
@@ -318,13 +320,13 @@ struct IDTokenValidatorTests {
         let token = try TestProvider.idToken(fixture.claims())
         _ = try await fixture.validate(token).get()
         fixture.harness.clock.advance(by: .seconds(300 + 60))
-        fixture.expectRejected(try await fixture.validate(token), "expired 60 s ago")
+        fixture.expectRejected(try await fixture.validate(token), "expired 60 s ago", .expired)
     }
 
     @Test("A7: sub is required")
     func missingSubject() async throws {
         let fixture = try Fixture()
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["sub": nil]))), "sub is missing")
+        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["sub": nil]))), "sub is missing", .claimMissing)
     }
 
     @Test("A7: after a refresh the new ID token keeps iss, sub and aud, and needs no nonce")
@@ -339,13 +341,13 @@ struct IDTokenValidatorTests {
         fixture.expectRejected(
             try await fixture.validate(
                 try TestProvider.idToken(fixture.claims(["nonce": nil, "sub": "user-43"])), nonce: nil, previous: previous),
-            "sub differs from the previous")
+            "sub differs from the previous", .subjectChanged)
         fixture.expectRejected(
             try await fixture.validate(
                 try TestProvider.idToken(
                     fixture.claims(["nonce": nil, "aud": [.string(TestProvider.clientID), "api"], "azp": .string(TestProvider.clientID)])),
                 nonce: nil, previous: previous),
-            "aud differs from the previous")
+            "aud differs from the previous", .subjectChanged)
     }
 
     @Test("A7: a malformed token is rejected, never a crash", arguments: ["", "a.b", "a.b.c.d", "....", "x.y.z", "é.é.é"])

@@ -36,22 +36,22 @@ struct UserInfoTests {
     func subjectMismatch() async throws {
         let harness = EngineHarness()
         harness.transport.script(TestProvider.userInfoPath, .json(#"{"sub":"user-43","name":"Mallory"}"#))
-        guard case .failure(.configuration(.idTokenRejected(let reason))) = try await fetch(harness) else {
+        guard case .failure(.configuration(.idTokenRejected(let rejection))) = try await fetch(harness) else {
             Issue.record("expected idTokenRejected")
             return
         }
-        #expect(reason.contains("userinfo sub"))
+        #expect(rejection.kind == .subjectChanged && rejection.detail.contains("userinfo sub"), "\(rejection)")
     }
 
     @Test("A8: a missing sub is idTokenRejected")
     func subjectMissing() async throws {
         let harness = EngineHarness()
         harness.transport.script(TestProvider.userInfoPath, .json(#"{"name":"Jane"}"#))
-        guard case .failure(.configuration(.idTokenRejected(let reason))) = try await fetch(harness) else {
+        guard case .failure(.configuration(.idTokenRejected(let rejection))) = try await fetch(harness) else {
             Issue.record("expected idTokenRejected")
             return
         }
-        #expect(reason.contains("userinfo sub"))
+        #expect(rejection.kind == .claimMissing && rejection.detail.contains("userinfo sub"), "\(rejection)")
     }
 
     @Test("E2: a 401 from UserInfo is sessionRejected (before the session layer refreshes)")
