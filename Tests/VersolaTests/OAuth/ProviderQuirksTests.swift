@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import Versola
 import VersolaHTTP
+import VersolaTesting
 
 /// The glewlwyd workaround (an empty-bodied 400 to a refresh is invalid_grant) holds only for
 /// that exact shape, and can be turned off.
 @Suite("ProviderQuirksTests")
 struct ProviderQuirksTests {
-    private func refresh(_ answer: ScriptedTransport.Answer, quirks: ProviderQuirks = ProviderQuirks()) async throws
+    private func refresh(_ answer: ScriptedTransport.Step, quirks: ProviderQuirks = ProviderQuirks()) async throws
         -> VersolaError?
     {
         let harness = EngineHarness()
