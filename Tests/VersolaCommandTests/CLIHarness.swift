@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaTestIdP
+import VersolaTesting
 
 @testable import VersolaCommand
 

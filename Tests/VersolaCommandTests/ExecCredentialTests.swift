@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 @testable import VersolaCommand
 

@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -98,21 +99,5 @@ struct ProfileFilesTests {
         var info = stat()
         try #require(lstat(path, &info) == 0)
         return info.st_mode & 0o777
-    }
-}
-
-/// A directory under the system temp dir, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        // Short paths: agent sockets live under these and sockaddr_un holds 107 bytes.
-        path = "/tmp/vcli-" + String(UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        chmod(path, 0o700)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

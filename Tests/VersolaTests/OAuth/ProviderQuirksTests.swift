@@ -12,10 +12,10 @@ struct ProviderQuirksTests {
         -> VersolaError?
     {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, answer)
+        harness.transport.script(ProviderFixture.tokenPath, answer)
         var configuration = harness.configuration
         configuration.providerQuirks = quirks
-        let endpoint = TokenEndpoint(metadata: try TestProvider.metadata(), configuration: configuration, sender: harness.sender)
+        let endpoint = TokenEndpoint(metadata: try ProviderFixture.metadata(), configuration: configuration, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
             _ = try await endpoint.refresh(refreshToken: "rt-secret", budget: budget)
