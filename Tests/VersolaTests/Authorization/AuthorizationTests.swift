@@ -73,13 +73,10 @@ import VersolaHTTP
             #expect(throws: expected) { try redirect.validatedCode(for: Self.pending, issuerParameterRequired: false) }
         }
         let other = try AuthorizationRedirect(url: "/cb?error=server_error&state=state-123")
-        let thrown = #expect(throws: VersolaError.self) { try other.validatedCode(for: Self.pending, issuerParameterRequired: false) }
-        #expect(thrown?.category == "configuration" && thrown?.cause == "authorizationRejected", "got \(String(describing: thrown))")
-        do {
-            _ = try other.validatedCode(for: Self.pending, issuerParameterRequired: false)
-        } catch {
-            #expect(error.category == "configuration")
-            #expect(error.cause == "authorizationRejected")
+        #expect {
+            try other.validatedCode(for: Self.pending, issuerParameterRequired: false)
+        } throws: { error in
+            if case .configuration(.authorizationRejected) = error as? VersolaError { true } else { false }
         }
     }
 
