@@ -2,7 +2,7 @@
 # `make check` is the inner loop: a build with warnings as errors and the unit tests only.
 # Each installs what is missing first (scripts/install-deps.sh).
 
-.PHONY: all build check test demo bench fuzz deps clean conformance lint install front
+.PHONY: all build check test demo bench fuzz deps clean conformance lint install front docs
 
 all: build
 
@@ -20,6 +20,12 @@ test: deps
 
 lint:
 	@bash scripts/shellcheck.sh
+
+# The DocC documentation of Versola (doc comments and Sources/Versola/Versola.docc), failing
+# on any warning. `make docs OUTPUT=dir` keeps the archive in dir.
+docs: deps
+	swift build
+	@bash scripts/docs.sh $(OUTPUT)
 
 conformance: deps
 	@bash scripts/conformance.sh

@@ -5,13 +5,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-bin=$(swift build --show-bin-path)
 work=$(temp_dir)
-modulemap="$bin/CVersolaSystem.build/module.modulemap"
-[ -f "$modulemap" ] || die "api-check: build first (no $modulemap)"
-swift-symbolgraph-extract -module-name Versola -I "$bin/Modules" -target "$(uname -m)-unknown-linux-gnu" \
-  -output-dir "$work" -minimum-access-level public -Xcc -fmodule-map-file="$modulemap" \
-  -Xcc -I -Xcc Sources/CVersolaSystem/include >/dev/null
+symbol_graph Versola "$work"
 python3 scripts/support/public-api.py "$work/Versola.symbols.json" >"$work/Versola.txt"
 if [ "${1:-}" = "--update" ]; then
   cp "$work/Versola.txt" api/Versola.txt

@@ -44,3 +44,15 @@ install_deps() {
 test_count() {
   grep -Eo 'Test run with [0-9]+ tests' "$1" | tail -n 1 | grep -Eo '[0-9]+' || echo 0
 }
+
+# symbol_graph MODULE DIR: writes the symbol graph of MODULE's public API (MODULE.symbols.json)
+# into DIR, from the debug build, which must exist (`swift build`).
+symbol_graph() {
+  local bin modulemap
+  bin=$(swift build --show-bin-path)
+  modulemap="$bin/CVersolaSystem.build/module.modulemap"
+  [ -f "$modulemap" ] || die "build first (no $modulemap)"
+  swift-symbolgraph-extract -module-name "$1" -I "$bin/Modules" -target "$(uname -m)-unknown-linux-gnu" \
+    -output-dir "$2" -minimum-access-level public -Xcc -fmodule-map-file="$modulemap" \
+    -Xcc -I -Xcc Sources/CVersolaSystem/include >/dev/null
+}

@@ -33,6 +33,9 @@ bash scripts/fuzz-replay.sh --build-only
 echo "== public API (api/Versola.txt)"
 bash scripts/api-check.sh
 
+echo "== documentation (DocC, warnings are errors)"
+bash scripts/docs.sh
+
 echo "== tests"
 log=$(temp_file)
 set +e

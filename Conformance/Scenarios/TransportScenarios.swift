@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Versola
 import VersolaHTTP
 import VersolaTesting
 import VersolaTestIdP
@@ -90,11 +91,11 @@ import VersolaTestIdP
         let rig = try await Rig()
         try await withRig(rig) { rig in
             await rig.arm(.discovery, .redirect(location: "https://elsewhere.example/"))
-            let thrown = await #expect(throws: VersolaError.self) {
+            let thrown = await #expect(throws: HTTPFailure.self) {
                 _ = try await rig.client.send(
                     HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
             }
-            #expect(thrown?.category == "configuration" && thrown?.cause == "invalidConfiguration", "got \(String(describing: thrown))")
+            #expect(thrown.map(VersolaError.init)?.category == "configuration" && thrown.map(VersolaError.init)?.cause == "invalidConfiguration", "got \(String(describing: thrown))")
             do {
                 _ = try await rig.client.send(
                     HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
@@ -111,11 +112,11 @@ import VersolaTestIdP
         try await withRig(rig) { rig in
             let faults: [TestFault] = [.respond(status: 503), .closeAfterReading, .reset]
             await rig.arm(.token, faults[faultIndex])
-            let thrown2 = await #expect(throws: VersolaError.self) {
+            let thrown2 = await #expect(throws: HTTPFailure.self) {
                 _ = try await rig.client.send(
                     rig.tokenRequest(grant: "authorization_code"), kind: .codeExchange, budget: try rig.budget())
             }
-            #expect(thrown2?.cause == (faultIndex == 0 ? "server" : "network") && thrown2?.category == "recoverable", "got \(String(describing: thrown2))")
+            #expect(thrown2.map(VersolaError.init)?.cause == (faultIndex == 0 ? "server" : "network") && thrown2.map(VersolaError.init)?.category == "recoverable", "got \(String(describing: thrown2))")
             #expect(await rig.count(.token) == 1)
         }
     }
@@ -141,10 +142,10 @@ import VersolaTestIdP
                 .respond(status: 500), .respond(status: 502), .respond(status: 504), .reset, .closeAfterReading,
             ]
             await rig.arm(.token, faults[faultIndex])
-            let thrown3 = await #expect(throws: VersolaError.self) {
+            let thrown3 = await #expect(throws: HTTPFailure.self) {
                 _ = try await rig.client.send(rig.tokenRequest(grant: "refresh_token"), kind: .refresh, budget: try rig.budget())
             }
-            #expect(thrown3?.cause == (faultIndex < 3 ? "server" : "network") && thrown3?.category == "recoverable", "got \(String(describing: thrown3))")
+            #expect(thrown3.map(VersolaError.init)?.cause == (faultIndex < 3 ? "server" : "network") && thrown3.map(VersolaError.init)?.category == "recoverable", "got \(String(describing: thrown3))")
             #expect(await rig.count(.token) == 1)
         }
     }
@@ -161,8 +162,8 @@ import VersolaTestIdP
             _ = try await rig.client.send(request, kind: .refresh, budget: budget)
             Issue.record("a refresh to a closed port succeeded")
         } catch {
-            #expect(error.category == "recoverable")
-            #expect(error.cause == "network")
+            #expect(VersolaError(error).category == "recoverable")
+            #expect(VersolaError(error).cause == "network")
         }
         // Nothing was written, so every attempt of the policy was made (R6).
         #expect(budget.failedRequests == RetryPolicy().maxAttempts)
@@ -199,11 +200,11 @@ import VersolaTestIdP
         try await withRig(rig) { rig in
             await rig.arm(.jwks, .respond(status: 503, headers: ["Retry-After": "120"]))
             let budget = try rig.budget()
-            do throws(VersolaError) {
+            do throws(HTTPFailure) {
                 _ = try await rig.client.send(HTTPRequest(url: rig.url("/jwks")), kind: .read, budget: budget)
                 Issue.record("a 503 with a two-minute Retry-After succeeded within a 20 s budget")
             } catch {
-                guard case .recoverable(.server(let failure)) = error else {
+                guard case .recoverable(.server(let failure)) = VersolaError(error) else {
                     Issue.record("expected recoverable(server), got \(error)")
                     return
                 }
@@ -215,11 +216,11 @@ import VersolaTestIdP
             // Until the time passes, every request to that origin fails unsent.
             let origin = try #require(Origin(url: rig.url("/")))
             #expect(await rig.client.cooldown(for: origin) == .seconds(120))
-            let thrown4 = await #expect(throws: VersolaError.self) {
+            let thrown4 = await #expect(throws: HTTPFailure.self) {
                 _ = try await rig.client.send(
                     HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: try rig.budget())
             }
-            #expect(thrown4?.category == "recoverable" && thrown4?.cause == "server", "got \(String(describing: thrown4))")
+            #expect(thrown4.map(VersolaError.init)?.category == "recoverable" && thrown4.map(VersolaError.init)?.cause == "server", "got \(String(describing: thrown4))")
             #expect(await rig.count(.discovery) == 0)
             rig.clock.advance(by: .seconds(121))
             #expect(await rig.client.cooldown(for: origin) == nil)
@@ -235,12 +236,12 @@ import VersolaTestIdP
         try await withRig(rig) { rig in
             await rig.arm(.discovery, .respond(status: 503), times: nil)
             let budget = try rig.budget(try policy(attempts: 4))
-            do throws(VersolaError) {
+            do throws(HTTPFailure) {
                 _ = try await rig.client.send(
                     HTTPRequest(url: rig.url("/.well-known/openid-configuration")), kind: .read, budget: budget)
                 Issue.record("an endpoint answering 503 for ever gave a response")
             } catch {
-                guard case .recoverable(.server(let failure)) = error else {
+                guard case .recoverable(.server(let failure)) = VersolaError(error) else {
                     Issue.record("expected recoverable(server), got \(error)")
                     return
                 }
@@ -259,12 +260,12 @@ import VersolaTestIdP
         try await withRig(rig) { rig in
             var policy = RetryPolicy()
             policy.totalBudget = .seconds(600)
-            let thrown5 = #expect(throws: VersolaError.self) { try OperationBudget(policy: policy, clock: rig.clock) }
-            #expect(thrown5?.category == "configuration" && thrown5?.cause == "invalidConfiguration", "got \(String(describing: thrown5))")
-            do throws(VersolaError) {
+            let thrown5 = #expect(throws: HTTPFailure.self) { try OperationBudget(policy: policy, clock: rig.clock) }
+            #expect(thrown5.map(VersolaError.init)?.category == "configuration" && thrown5.map(VersolaError.init)?.cause == "invalidConfiguration", "got \(String(describing: thrown5))")
+            do throws(HTTPFailure) {
                 _ = try OperationBudget(policy: policy, clock: rig.clock)
             } catch {
-                #expect(error.cause == "invalidConfiguration")
+                #expect(VersolaError(error).cause == "invalidConfiguration")
             }
             #expect(await rig.idp.provider.requests().isEmpty)
         }

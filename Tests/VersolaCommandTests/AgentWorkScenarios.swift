@@ -46,6 +46,38 @@ struct AgentWorkScenarios {
         }
     }
 
+    @Test("R9: a caller connected to an agent as it stops is answered, even when its request arrives after the stop")
+    func connectedCallerIsAnsweredByAStoppingAgent() async throws {
+        let cli = try await CLIHarness()
+        try await cli.login()
+        #expect(try await cli.run(["token"]).status == 0)
+        let agent = try #require(Self.agentPID(cli))
+        let location = try #require(AgentLocation.resolve(environment: cli.environment))
+        // Connected before the stop, its request not written yet: what the idle exit meets when a
+        // command connects in the same instant (the connection is accepted, its line still on its way).
+        let connection = try UnixSocket.connect(to: location.socketPath)
+        defer { close(connection) }
+        #expect(try await cli.run(["agent", "--stop"]).status == 0)
+        // An agent that waited only for requests already read would be gone within its one-second
+        // poll; this one must wait for the connection it accepted.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline && kill(agent, 0) == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(kill(agent, 0) == 0, "the stopping agent exited with a caller still connected")
+        #expect(UnixSocket.write(AgentRequest(.status, profile: "default").line, to: connection))
+        var pending: [UInt8] = []
+        let line = UnixSocket.readLine(from: connection, pending: &pending)
+        let reply = line.flatMap(AgentReply.init(line:))
+        guard case .success(let answer)? = reply else {
+            Issue.record("no answer from the stopping agent: \(String(describing: reply))")
+            await cli.finish()
+            return
+        }
+        #expect(answer["state"] == "authenticated")
+        await cli.finish()
+    }
+
     @Test("R9 R7: an agent stopped or killed during a slow POST never makes the command send it again", arguments: ["stop", "kill"])
     func postNotRepeated(how: String) async throws {
         let cli = try await CLIHarness()

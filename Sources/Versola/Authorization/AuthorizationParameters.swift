@@ -7,24 +7,26 @@ import VersolaHTTP
 /// extra.prompt = "login"
 /// extra.loginHint = "alice@example.com"
 /// extra.acrValues = ["urn:example:mfa"]
+/// try await session.login(extra)
 /// ```
 public struct AuthorizationParameters: Sendable, Hashable {
-    /// `prompt` (`login`, `consent`, `select_account`, `none`).
+    /// Whether and how the provider asks the person again (`prompt`: `login`, `consent`,
+    /// `select_account`, `none`).
     public var prompt: String?
-    /// `login_hint`.
+    /// Who is expected to sign in, such as an e-mail address, to fill in the form (`login_hint`).
     public var loginHint: String?
-    /// `acr_values`, most preferred first.
+    /// The authentication context classes asked for, most preferred first (`acr_values`).
     public var acrValues: [String]
-    /// `max_age` in seconds.
+    /// How long ago, in seconds, the person may have last authenticated (`max_age`).
     public var maxAge: Int?
-    /// `ui_locales`, most preferred first.
+    /// The languages for the provider's pages, most preferred first (`ui_locales`).
     public var uiLocales: [String]
-    /// RFC 8707 `resource` indicators.
+    /// The resources the tokens are meant for (`resource` indicators, RFC 8707).
     public var resources: [String]
     /// Scopes to request instead of the configuration's, when set.
     public var scopes: [String]?
 
-    /// No extra parameters.
+    /// Creates the parameters; nothing is added to the request unless given.
     public init(
         prompt: String? = nil, loginHint: String? = nil, acrValues: [String] = [], maxAge: Int? = nil,
         uiLocales: [String] = [], resources: [String] = [], scopes: [String]? = nil
@@ -38,7 +40,7 @@ public struct AuthorizationParameters: Sendable, Hashable {
         self.scopes = scopes
     }
 
-    /// The parameters of a step-up challenge (S5).
+    /// Creates the parameters that answer a step-up challenge: its `acr_values` and `max_age` (S5).
     public init(stepUp challenge: StepUpChallenge) {
         self.init(acrValues: challenge.acrValues, maxAge: challenge.maxAge)
     }

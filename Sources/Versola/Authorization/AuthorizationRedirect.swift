@@ -28,9 +28,9 @@ public struct AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible
         self.parameters = parameters
     }
 
-    /// `state`.
+    /// The value that ties the response to its request (`state`).
     public var state: String? { parameters["state"] }
-    /// RFC 9207 `iss`.
+    /// The issuer that sent the response (`iss`, RFC 9207), when present.
     public var issuer: String? { parameters["iss"] }
     /// The authorization code, on success. Secret.
     public var code: String? { parameters["code"] }

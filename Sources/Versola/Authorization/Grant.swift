@@ -6,7 +6,7 @@ import Foundation
 public struct Grant: Sendable, Hashable, CustomStringConvertible {
     /// The access token. Secret; memory only (P4).
     public var accessToken: String
-    /// `Bearer` or `DPoP`.
+    /// How the access token is presented: `Bearer`, or `DPoP` with a proof per request.
     public var tokenType: TokenType
     /// When the access token expires by the local clock (now + `expires_in` at minting), if known.
     public var expiresAt: Date?

@@ -23,6 +23,9 @@ import Synchronization
 /// listener.expect(state: pending.state)
 /// // open the browser on an authorization URL carrying listener.redirectURI …
 /// let redirect = try await listener.waitForRedirect(timeout: .seconds(300), clock: SystemClock())
+/// await listener.stop()
+/// let grant = try await client.complete(redirect, pending: pending, issuerParameterRequired: false)
+/// print("signed in as", grant.claims.subject)
 /// ```
 public final class LoopbackListener: Sendable {
     /// The redirect URI to send, e.g. `http://127.0.0.1:49152/callback`.

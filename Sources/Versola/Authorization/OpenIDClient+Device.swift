@@ -19,9 +19,10 @@ extension OpenIDClient {
     ///   device flow sends none, so none is checked.
     ///
     /// ```swift
-    /// let grant = try await client.loginWithDevice { prompt in
+    /// let grant = try await client.loginWithDevice(present: { prompt in
     ///     print("Open \(prompt.verificationURI) and enter \(prompt.userCode)")
-    /// }
+    /// })
+    /// print("signed in as", grant.claims.subject)
     /// ```
     /// - Parameters:
     ///   - parameters: `scopes` is used (filtered for `offline_access` as for a browser login,

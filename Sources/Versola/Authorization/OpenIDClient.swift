@@ -9,9 +9,9 @@ import VersolaJOSE
 ///
 /// ```swift
 /// let client = try OpenIDClient(configuration: ClientConfiguration(issuer: "https://login.example.com", clientID: "cli"))
-/// let grant = try await client.login { prompt in
+/// let grant = try await client.login(present: { prompt in
 ///     print("Open \(prompt.url) to sign in")
-/// }
+/// })
 /// print(grant.claims.subject)
 /// ```
 public actor OpenIDClient {
@@ -61,7 +61,7 @@ public actor OpenIDClient {
 
     /// Whether a login with this configuration binds its tokens to a DPoP key (A11): in `.auto`
     /// mode exactly when the provider advertises ES256 in `dpop_signing_alg_values_supported`;
-    /// in `.require` mode the same (a provider without it is refused by ``login``, unless
+    /// in `.require` mode the same (a provider without it is refused by ``login(_:timeout:dpopKey:onPending:present:)``, unless
     /// Bearer fallback is allowed); never in `.off` mode. Reads the provider's metadata (cached).
     ///
     /// A caller that makes the DPoP key itself (to persist it with the pending request) asks
@@ -167,7 +167,7 @@ public actor OpenIDClient {
 
     /// Validates a redirect against a pending request and finishes the login: the exchange
     /// (never repeated, R4, but with its DPoP nonce and proof retries, R3) and ID token
-    /// validation (A7). Used by ``login`` and for a redirect delivered to a restored pending
+    /// validation (A7). Used by ``login(_:timeout:dpopKey:onPending:present:)`` and for a redirect delivered to a restored pending
     /// request (P2, L2).
     /// - Parameters:
     ///   - redirect: the redirect that arrived.
@@ -304,6 +304,7 @@ public actor OpenIDClient {
     ///
     /// ```swift
     /// let answer = try await client.send(HTTPRequest(url: apiURL), grant: grant)
+    /// print(answer.status)
     /// ```
     /// - Parameters:
     ///   - request: the request, without `Authorization` or `DPoP`.
@@ -350,7 +351,7 @@ public actor OpenIDClient {
     // MARK: Steps
 
     func newBudget() throws(VersolaError) -> OperationBudget {
-        try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
+        try configuration.newBudget(clock: environment.clock)
     }
 
     /// The budget a caller passed for a step of its operation, else a new one.

@@ -84,8 +84,10 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("issuer must use https (plain http only on loopback)"))
         }
         guard !clientID.isEmpty else { throw .configuration(.invalidConfiguration("client id is empty")) }
-        try retryPolicy.validate()
-        try transport.validate()
+        try VersolaError.converting { () throws(HTTPFailure) in
+            try retryPolicy.validate()
+            try transport.validate()
+        }
         guard clockTolerance >= .zero, clockTolerance <= Self.maximumClockTolerance else {
             throw .configuration(.invalidConfiguration("clock tolerance must be 0…300 s"))
         }
@@ -135,16 +137,16 @@ public enum PushedAuthorizationMode: String, Sendable, Hashable, CaseIterable {
 public struct LoopbackRedirect: Sendable, Hashable {
     /// Which loopback address to bind.
     public enum Address: String, Sendable, Hashable {
-        /// `127.0.0.1`.
+        /// The IPv4 loopback address, `127.0.0.1`.
         case ipv4
-        /// `[::1]`.
+        /// The IPv6 loopback address, `[::1]`.
         case ipv6
     }
 
     /// The address to bind.
     public var address: Address
-    /// 0 for an ephemeral port (the default), or a fixed port for providers that match the
-    /// redirect URI exactly, port included.
+    /// The port to listen on: 0 for an ephemeral one (the default), or a fixed port for
+    /// providers that match the redirect URI exactly, port included.
     public var port: UInt16
     /// The path the redirect arrives on.
     public var path: String
@@ -162,5 +164,12 @@ public struct LoopbackRedirect: Sendable, Hashable {
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), !path.contains(" ") else {
             throw .configuration(.invalidConfiguration("redirect path must start with / and have no query or fragment"))
         }
+    }
+}
+
+extension ClientConfiguration {
+    /// Starts the budget of one operation under this configuration's retry policy (R1).
+    package func newBudget(clock: any VersolaClock) throws(VersolaError) -> OperationBudget {
+        try VersolaError.converting { () throws(HTTPFailure) in try OperationBudget(policy: retryPolicy, clock: clock) }
     }
 }

@@ -11,9 +11,10 @@ import VersolaJOSE
 ///
 /// ```swift
 /// let key = try DPoPKey.generate()
-/// key.thumbprint                          // the `dpop_jkt` value (D4)
-/// let sealed = seal(key.rawRepresentation) // secret: encrypt before it leaves memory
-/// let restored = try DPoPKey(rawRepresentation: open(sealed))
+/// print(key.thumbprint)                       // the `dpop_jkt` value (D4)
+/// let sealed = seal(key.rawRepresentation)    // secret: encrypt before it leaves memory
+/// let restored = try DPoPKey(rawRepresentation: unseal(sealed))
+/// assert(restored == key)
 /// ```
 public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     /// The private key that signs the proofs.

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// ```swift
 /// let nonces = DPoPNonceCache()
-/// nonces.learn(from: response)
-/// nonces.nonce(for: Origin(url: tokenURL)!)   // the token endpoint's latest nonce
+/// nonces.learn(from: response)                // the response's `DPoP-Nonce`, if it has one
+/// record.dpopNonces = nonces.snapshot()       // kept with the grant; `restore(_:)` at startup
 /// ```
 public final class DPoPNonceCache: Sendable {
     /// How many origins are remembered unless another number is given: 64.

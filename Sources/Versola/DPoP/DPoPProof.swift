@@ -25,7 +25,7 @@ public enum DPoPProof {
     /// - Parameters:
     ///   - key: the grant's key.
     ///   - method: the request's method (`htm`).
-    ///   - url: the request's URL; `htu` is its ``targetURI(of:)``.
+    ///   - url: the request's URL; `htu` is its ``targetURI(of:)-(URL)``.
     ///   - accessToken: the access token sent with the request, for `ath`; nil for none.
     ///   - nonce: the server's nonce, when one is known.
     ///   - issuedAt: the engine's wall-clock time (`iat`, whole seconds).

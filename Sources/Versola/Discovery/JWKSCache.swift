@@ -12,12 +12,14 @@ import VersolaJOSE
 /// succeeds, so a failed one (offline, 503) may be tried again at once. Fetches use the `.read`
 /// repeat rules (R5); concurrent callers share one fetch.
 ///
+/// The engine makes one per client, for its ``IDTokenValidator``; with one at hand:
+///
 /// ```swift
-/// let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
 /// var set = try await keys.keySet(budget: budget)
 /// if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
 ///     set = newer
 /// }
+/// print(set.keys.count, "keys")
 /// ```
 public actor JWKSCache {
     /// The shortest time between two refetches caused by unknown keys.
@@ -60,14 +62,6 @@ public actor JWKSCache {
     /// The key set as cached now, without fetching (and without waiting for the actor).
     public nonisolated var cachedKeySet: JWKSet? { snapshot.withLock { $0 } }
 
-    /// Fetches the key set again because a token needs a key the cached one lacks.
-    ///
-    /// First `isSatisfied` is asked of the cached set (another caller may have refetched
-    /// meanwhile); then a refetch already under way is joined; else a new one is made when the
-    /// last successful refetch is at least ``refetchInterval`` old.
-    /// - Returns: a set that satisfies, or the newly fetched set (check it again), or nil when
-    ///   the rate limit forbids a refetch now.
-    /// - Throws: the fetch's error.
     /// How long until ``refetch(unlessSatisfied:budget:)`` may fetch again (zero when it may now).
     public func timeUntilRefetch() -> Duration {
         guard let lastRefetch else { return .zero }
@@ -75,6 +69,17 @@ public actor JWKSCache {
         return left > .zero ? left : .zero
     }
 
+    /// Fetches the key set again because a token needs a key the cached one lacks.
+    ///
+    /// First `isSatisfied` is asked of the cached set (another caller may have refetched
+    /// meanwhile); then a refetch already under way is joined; else a new one is made when the
+    /// last successful refetch is at least ``refetchInterval`` old.
+    /// - Parameters:
+    ///   - isSatisfied: whether a set has what the caller needs (the key the token names).
+    ///   - budget: the operation's budget, for the fetch.
+    /// - Returns: a set that satisfies, or the newly fetched set (check it again), or nil when
+    ///   the rate limit forbids a refetch now.
+    /// - Throws: the fetch's error.
     public func refetch(
         unlessSatisfied isSatisfied: @Sendable (JWKSet) -> Bool, budget: OperationBudget
     ) async throws(VersolaError) -> JWKSet? {

@@ -101,7 +101,7 @@ public struct ProviderMetadata: Sendable, Hashable {
 
     /// The ID token algorithms to accept: the configuration's allow-list, narrowed to what the
     /// provider advertises when it advertises anything (A7). Never `none`, never HMAC: neither
-    /// exists in ``SignatureAlgorithm``.
+    /// exists in `SignatureAlgorithm`.
     public func idTokenAlgorithms(for configuration: ClientConfiguration) -> Set<SignatureAlgorithm> {
         guard let advertised = idTokenSigningAlgorithmsSupported else { return configuration.idTokenAlgorithms }
         return configuration.idTokenAlgorithms.intersection(advertised)

@@ -4,49 +4,53 @@ import VersolaHTTP
 /// in ``other(_:)``.
 ///
 /// ```swift
-/// OAuthErrorCode(rawValue: "invalid_grant")   // .invalidGrant
-/// OAuthErrorCode(rawValue: "slow_down")       // .slowDown
-/// OAuthErrorCode(rawValue: "custom_thing")    // .other("custom_thing")
+/// assert(OAuthErrorCode(rawValue: "invalid_grant") == .invalidGrant)
+/// assert(OAuthErrorCode(rawValue: "slow_down") == .slowDown)
+/// assert(OAuthErrorCode(rawValue: "custom_thing") == .other("custom_thing"))
 /// ```
 public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
-    /// `invalid_request`: a malformed request.
+    /// The request was malformed (`invalid_request`).
     case invalidRequest
-    /// `invalid_client`: the client is unknown or not allowed to authenticate this way.
+    /// The client is unknown or not allowed to authenticate this way (`invalid_client`).
     case invalidClient
-    /// `invalid_grant`: the code or refresh token is invalid, expired, revoked or was issued to another client.
+    /// The code or refresh token is invalid, expired, revoked or was issued to another client
+    /// (`invalid_grant`).
     case invalidGrant
-    /// `unauthorized_client`: the client may not use this grant or response type.
+    /// The client may not use this grant or response type (`unauthorized_client`).
     case unauthorizedClient
-    /// `unsupported_grant_type`.
+    /// The provider does not support the grant type asked for (`unsupported_grant_type`).
     case unsupportedGrantType
-    /// `invalid_scope`.
+    /// A requested scope is unknown, malformed or beyond what the client may ask for (`invalid_scope`).
     case invalidScope
-    /// `access_denied`: the person or the provider refused the authorization.
+    /// The person or the provider refused the authorization (`access_denied`).
     case accessDenied
-    /// `unsupported_response_type`.
+    /// The provider does not support the response type asked for (`unsupported_response_type`).
     case unsupportedResponseType
-    /// `server_error`: the authorization server failed.
+    /// The authorization server failed (`server_error`).
     case serverError
-    /// `temporarily_unavailable`: the authorization server is overloaded or in maintenance.
+    /// The authorization server is overloaded or in maintenance (`temporarily_unavailable`).
     case temporarilyUnavailable
-    /// `login_required` (OIDC).
+    /// The person must sign in, which a request with `prompt=none` forbids (`login_required`, OIDC).
     case loginRequired
-    /// `interaction_required` (OIDC).
+    /// The person must interact with the provider, which `prompt=none` forbids
+    /// (`interaction_required`, OIDC).
     case interactionRequired
-    /// `consent_required` (OIDC).
+    /// The person must consent, which `prompt=none` forbids (`consent_required`, OIDC).
     case consentRequired
-    /// `account_selection_required` (OIDC).
+    /// The person must choose an account, which `prompt=none` forbids
+    /// (`account_selection_required`, OIDC).
     case accountSelectionRequired
-    /// `use_dpop_nonce` (RFC 9449 §8): retry with the nonce from `DPoP-Nonce`.
+    /// The server wants a nonce in the DPoP proof: retry with the one from `DPoP-Nonce`
+    /// (`use_dpop_nonce`, RFC 9449 §8).
     case useDPoPNonce
-    /// `invalid_dpop_proof` (RFC 9449 §5).
+    /// The DPoP proof was refused (`invalid_dpop_proof`, RFC 9449 §5).
     case invalidDPoPProof
-    /// `authorization_pending` (RFC 8628 §3.5): the person has not answered the device
-    /// authorization yet; poll again after the interval.
+    /// The person has not answered the device authorization yet: poll again after the interval
+    /// (`authorization_pending`, RFC 8628 §3.5).
     case authorizationPending
-    /// `slow_down` (RFC 8628 §3.5): polled too often; poll again, 5 seconds slower from now on.
+    /// Polled too often: poll again, 5 seconds slower from now on (`slow_down`, RFC 8628 §3.5).
     case slowDown
-    /// `expired_token` (RFC 8628 §3.5): the device code expired before the person answered.
+    /// The device code expired before the person answered (`expired_token`, RFC 8628 §3.5).
     case expiredToken
     /// Any other code, as sent.
     case other(String)

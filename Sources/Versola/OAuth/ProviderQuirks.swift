@@ -8,10 +8,12 @@ import VersolaHTTP
 /// ```swift
 /// var configuration = ClientConfiguration(issuer: "https://login.example.com", clientID: "cli")
 /// configuration.providerQuirks.emptyBadRequestRefusesRefreshToken = false   // strict RFC 6749
+/// try configuration.validate()
 /// ```
 public struct ProviderQuirks: Sendable, Hashable {
-    /// glewlwyd (Conformance/interop/glewlwyd.md, item 7): a refused refresh token (revoked,
-    /// reused, expired) is answered `400` with an empty body instead of `invalid_grant`.
+    /// Treats an empty `400` answer to a refresh as a refusal of the refresh token: glewlwyd
+    /// answers so, not with `invalid_grant`, when the token is revoked, reused or expired
+    /// (Conformance/interop/glewlwyd.md, item 7).
     ///
     /// When on, exactly that answer to a refresh (status 400, a body of at most white space)
     /// reads as `invalid_grant`, so the session signs out instead of retrying a dead token.
@@ -19,8 +21,10 @@ public struct ProviderQuirks: Sendable, Hashable {
     /// `error`) stays `recoverable(server)` and keeps the session. On by default.
     public var emptyBadRequestRefusesRefreshToken: Bool
 
-    /// idpyoidc (Conformance/interop/idpyoidc.md): a revoked or rotated-away refresh token is
-    /// answered `invalid_request` "Refresh token inactive" instead of `invalid_grant`.
+    /// Treats an `invalid_request` answer to a refresh that names the refresh token as a
+    /// refusal of the token: idpyoidc answers so ("Refresh token inactive"), not with
+    /// `invalid_grant`, when the token is revoked or was rotated away
+    /// (Conformance/interop/idpyoidc.md).
     ///
     /// When on, an `invalid_request` to a refresh whose description names the refresh token
     /// reads as `invalid_grant`; any other `invalid_request` stays a configuration error. On by

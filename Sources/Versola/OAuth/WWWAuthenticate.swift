@@ -9,8 +9,8 @@ import VersolaHTTP
 ///
 /// ```swift
 /// let header = WWWAuthenticate(#"DPoP algs="ES256", error="use_dpop_nonce", Bearer realm="api""#)
-/// header.challenges.map(\.scheme)                  // ["DPoP", "Bearer"]
-/// header.challenge(scheme: "dpop")?["error"]       // "use_dpop_nonce"
+/// print(header.challenges.map(\.scheme))                   // ["DPoP", "Bearer"]
+/// print(header.challenge(scheme: "dpop")?["error"] ?? "")  // use_dpop_nonce
 /// ```
 public struct WWWAuthenticate: Sendable, Hashable {
     /// One challenge.
@@ -95,7 +95,7 @@ public struct WWWAuthenticate: Sendable, Hashable {
     /// - Returns: nil when no challenge demands a step-up.
     /// - Throws: `.configuration(.providerUnsupported)` when `acr_values` holds a value that
     ///   is not visible ASCII free of quotes and shell metacharacters
-    ///   (``StepUpChallenge/isAcceptableACRValue(_:)``, L5), or `max_age` is not a
+    ///   (`StepUpChallenge.isAcceptableACRValue(_:)`, L5), or `max_age` is not a
     ///   non-negative integer. The offending text is not repeated.
     public func validatedStepUpChallenge() throws(VersolaError) -> StepUpChallenge? {
         guard let challenge = challenges.first(where: { $0.error == "insufficient_user_authentication" }) else {

@@ -14,7 +14,7 @@ extension Session {
     ///
     /// ```swift
     /// let credential = try await session.currentIDToken()
-    /// request.headers["Authorization"] = "Bearer " + credential.value
+    /// request.headers.set("Authorization", "Bearer " + credential.value)
     /// ```
     /// - Parameter forceRefresh: refresh even when the held one is still good.
     /// - Throws: `.reauthenticate(.sessionExpired)` when signed out, or when the ID token has

@@ -11,8 +11,8 @@ import VersolaCrypto
 /// process makes to the same profile (S11): a login, refresh or logout done elsewhere is seen
 /// within milliseconds and published once. Every public failure is a ``VersolaError``.
 ///
-/// Its transitions are a pure ``SessionMachine``; the actor only carries out what the machine
-/// returns.
+/// Its transitions are a pure state machine (`SessionMachine`, inside the engine); the actor only
+/// carries out what the machine returns.
 ///
 /// ```swift
 /// let storage = try SessionStorage.standard(profile: "work")
@@ -21,7 +21,8 @@ import VersolaCrypto
 ///                           store: storage.store)
 /// await session.start()                           // disk only: works offline (T5)
 /// if session.state == .unauthenticated { try await session.login() }
-/// let token = try await session.accessToken()
+/// let response = try await session.send(HTTPRequest(url: apiURL))   // with a fresh access token
+/// print(response.status)
 /// ```
 public actor Session {
     /// The validated configuration.

@@ -7,6 +7,7 @@ import Foundation
 /// ```swift
 /// var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"), profile: "work")
 /// configuration.refreshMargin = .seconds(300)
+/// try configuration.validate()
 /// ```
 public struct SessionConfiguration: Sendable, Hashable {
     /// The client registration.

@@ -32,6 +32,7 @@ import VersolaCrypto
 ///     profile: "work", directory: directories.stateHome,
 ///     keySource: KeyFileKeySource(directories: directories))
 /// let record = try await store.load()
+/// print(record?.subject ?? "nobody is signed in")
 /// ```
 public final class FileSessionStore: SessionStore {
     /// The largest record file read (1 MiB); a larger one is treated as unreadable.

@@ -22,6 +22,8 @@ import VersolaJOSE
 /// let source = try PassphraseKeySource(profile: "work", directory: directories.stateHome)
 /// try await source.unlock(passphrase: askUser())
 /// let store = try FileSessionStore(profile: "work", directory: directories.stateHome, keySource: source)
+/// let record = try await store.load()
+/// print(record?.subject ?? "nobody is signed in")
 /// ```
 public actor PassphraseKeySource: KeySource {
     /// The profile whose passphrase this is.
@@ -39,6 +41,8 @@ public actor PassphraseKeySource: KeySource {
 
     /// Creates a locked source for `profile` under the XDG state home `directory`.
     /// - Parameters:
+    ///   - profile: the profile whose record the key seals.
+    ///   - directory: the XDG state home; the passphrase file is in the profile's directory under it.
     ///   - parameters: the scrypt cost used when the passphrase is first set (later unlocks use
     ///     the parameters stored with the salt).
     /// - Throws: `.configuration(.invalidConfiguration)` for an invalid profile name.

@@ -39,6 +39,7 @@ public struct SecretServiceKeySource: KeySource {
 
     /// Creates the source for `profile`.
     /// - Parameters:
+    ///   - profile: the profile whose record the key seals (one keyring item per profile).
     ///   - tool: the `secret-tool` program; nil searches `$PATH` in `environment`.
     ///   - environment: the environment the tool runs with.
     /// - Throws: `.configuration(.invalidConfiguration)` for an invalid profile name.

@@ -3,11 +3,13 @@ import Foundation
 
 /// Which ``KeySource`` seals a profile's record. Raw values are the command line's names.
 public enum KeySourceKind: String, Sendable, Hashable, CaseIterable {
-    /// ``KeyFileKeySource``: a 0600 key file under `$XDG_STATE_HOME/versola` (the default).
+    /// A key file only the user can read, under `$XDG_STATE_HOME/versola` (the default;
+    /// ``KeyFileKeySource``).
     case keyFile = "file"
-    /// ``PassphraseKeySource``: derived from a passphrase; locked until unlocked.
+    /// A key derived from a passphrase, locked until it is given (``PassphraseKeySource``).
     case passphrase
-    /// ``SecretServiceKeySource``: the desktop keyring through `secret-tool`.
+    /// A key kept in the desktop keyring, reached through `secret-tool`
+    /// (``SecretServiceKeySource``).
     case secretService = "secret-service"
 }
 
@@ -17,6 +19,7 @@ public enum KeySourceKind: String, Sendable, Hashable, CaseIterable {
 /// let storage = try SessionStorage.standard(profile: "work", keySource: .passphrase)
 /// try await storage.passphraseKeySource?.unlock(passphrase: askUser())
 /// let record = try await storage.store.load()
+/// print(record?.subject ?? "nobody is signed in")
 /// ```
 public struct SessionStorage: Sendable {
     /// The profile's store.

@@ -7,12 +7,13 @@ import VersolaHTTP
 /// process may have rotated the token meanwhile), then spends the token and saves.
 ///
 /// ```swift
-/// let refreshed = try await store.withExclusiveAccess { () throws(VersolaError) -> SessionRecord? in
-///     guard var record = try await store.load() else { return nil }
-///     // … refresh, then:
+/// let refreshed = try await store.withExclusiveAccess { () async throws(VersolaError) -> SessionRecord? in
+///     guard var record = try await store.load(), let token = record.refreshToken else { return nil }
+///     record.refreshToken = try await rotate(token)   // re-read under the lock, then spend it
 ///     try await store.save(record)
 ///     return record
 /// }
+/// print(refreshed?.subject ?? "nobody is signed in")
 /// ```
 public protocol SessionStore: Sendable {
     /// The stored record, or nil when the profile holds none.

@@ -35,8 +35,17 @@ public protocol VersolaLogSink: Sendable {
 
 /// One diagnostic event.
 public struct VersolaLogEvent: Sendable, Hashable, CustomStringConvertible {
-    /// How much it matters.
-    public enum Level: String, Sendable, Hashable { case debug, info, warning, error }
+    /// How much an event matters, from detail for debugging to a failure.
+    public enum Level: String, Sendable, Hashable {
+        /// Detail for someone debugging the engine.
+        case debug
+        /// A normal step worth knowing about (a refresh, a skipped refetch).
+        case info
+        /// Something unexpected that the engine worked around.
+        case warning
+        /// A failure the operation reports.
+        case error
+    }
     /// How much it matters.
     public var level: Level
     /// What happened, in words, without secrets.

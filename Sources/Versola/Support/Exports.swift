@@ -1,38 +1,28 @@
 public import VersolaHTTP
 
-// What an application needs of the HTTP layer, and nothing else: the error hierarchy, the
-// messages it sends through a session, the transport options and retry policy of its
-// configuration, and the clock, random source and transport it may inject. The retry tables,
-// the request parser, the loopback server and the test doubles (`ManualClock`,
-// `SeededRandomSource`) stay in `VersolaHTTP`, for the engine and its tests.
+// What an application needs of the HTTP layer, and nothing else: the failure types the
+// error hierarchy carries, the messages it sends through a session, the transport options and
+// retry policy of its configuration, and the clock, random source and transport it may inject.
+// The retry tables, the request parser and the loopback server stay in `VersolaHTTP`, for the
+// engine and its tests; the test doubles are in `VersolaTesting`.
 
-/// Every failure the engine reports: four categories, each with its causes (E1–E6).
-public typealias VersolaError = VersolaHTTP.VersolaError
-/// Why trying again later may work (E1).
-public typealias RecoverableCause = VersolaHTTP.RecoverableCause
-/// Why the person must sign in again (E2).
-public typealias ReauthenticationReason = VersolaHTTP.ReauthenticationReason
-/// What a resource asks for in a step-up (A10).
-public typealias StepUpChallenge = VersolaHTTP.StepUpChallenge
-/// What a developer or administrator must fix (E4).
-public typealias ConfigurationDetail = VersolaHTTP.ConfigurationDetail
-/// Every cause's wire name (E13).
-public typealias VersolaErrorName = VersolaHTTP.VersolaErrorName
+/// Why a request of the HTTP layer failed; `VersolaError(_:)` turns it into the engine's error.
+public typealias HTTPFailure = VersolaHTTP.HTTPFailure
 /// What a provider said in an error answer (E14).
 public typealias ProviderError = VersolaHTTP.ProviderError
 /// A failure before any usable answer (E8).
 public typealias NetworkFailure = VersolaHTTP.NetworkFailure
 /// An answer the operation could not use (E8).
 public typealias ServerFailure = VersolaHTTP.ServerFailure
-/// A request to send through a session or client.
+/// An HTTP request to send through a session or client: method, URL, header fields and body.
 public typealias HTTPRequest = VersolaHTTP.HTTPRequest
-/// An answer.
+/// An HTTP answer: its status, header fields and body.
 public typealias HTTPResponse = VersolaHTTP.HTTPResponse
-/// A request method.
+/// The method of an HTTP request (`GET`, `POST`, …).
 public typealias HTTPMethod = VersolaHTTP.HTTPMethod
-/// Header fields.
+/// The header fields of a request or answer, in order; names compare without regard to case.
 public typealias HTTPHeaders = VersolaHTTP.HTTPHeaders
-/// Timeouts, size limits and trust anchors of the transport.
+/// What the transport may spend and trust: timeouts, size limits and trust anchors.
 public typealias TransportOptions = VersolaHTTP.TransportOptions
 /// How many attempts and how much time an operation may use (R1).
 public typealias RetryPolicy = VersolaHTTP.RetryPolicy
@@ -42,17 +32,17 @@ public typealias OperationBudget = VersolaHTTP.OperationBudget
 public typealias OperationKind = VersolaHTTP.OperationKind
 /// The clock the engine reads and waits on (inject one in tests).
 public typealias VersolaClock = VersolaHTTP.VersolaClock
-/// The real clock.
+/// The system's clock, which the engine uses unless another is injected.
 public typealias SystemClock = VersolaHTTP.SystemClock
 /// Where random bytes come from (inject one in tests).
 public typealias RandomSource = VersolaHTTP.RandomSource
-/// The real random source.
+/// The operating system's secure random bytes, which the engine uses unless another source is injected.
 public typealias SystemRandomSource = VersolaHTTP.SystemRandomSource
 /// Sends one HTTP attempt (inject one in tests).
 public typealias HTTPTransport = VersolaHTTP.HTTPTransport
-/// Why one attempt failed.
+/// Why one HTTP attempt produced no usable answer, exact enough for the retry rules.
 public typealias TransportError = VersolaHTTP.TransportError
-/// The libcurl transport.
+/// Sends HTTP attempts with libcurl: the transport the engine uses unless another is injected.
 public typealias CurlTransport = VersolaHTTP.CurlTransport
 /// Sends requests with the retry rules (R1–R8); the engine environment holds one.
 public typealias RetryingClient = VersolaHTTP.RetryingClient

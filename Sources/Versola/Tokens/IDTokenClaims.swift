@@ -7,25 +7,25 @@ import VersolaJOSE
 /// The raw token is kept inside the engine (for storage and `id_token_hint`), never shown:
 /// `description` names the issuer and subject only.
 public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
-    /// `iss`: the issuer.
+    /// The issuer (`iss`).
     public let issuer: String
-    /// `sub`: the person's identifier at the issuer.
+    /// The person's identifier at the issuer (`sub`).
     public let subject: String
-    /// `aud`: the audiences, the client ID among them.
+    /// The audiences, the client ID among them (`aud`).
     public let audiences: [String]
-    /// `name`, when present.
+    /// The person's display name, when present (`name`).
     public let name: String?
-    /// `email`, when present.
+    /// The person's e-mail address, when present (`email`).
     public let email: String?
-    /// `preferred_username`, when present.
+    /// The name the person prefers to be called by, when present (`preferred_username`).
     public let preferredUsername: String?
-    /// `acr`: the authentication context class satisfied, when present.
+    /// The authentication context class satisfied, when present (`acr`).
     public let authenticationContextClass: String?
-    /// `auth_time`: when the person authenticated, when present.
+    /// When the person authenticated, when present (`auth_time`).
     public let authenticationTime: Date?
-    /// `exp`: when the token expires.
+    /// When the token expires (`exp`).
     public let expiration: Date
-    /// `iat`: when the token was issued.
+    /// When the token was issued (`iat`).
     public let issuedAt: Date
     /// Every claim, for those Versola does not name (strings are redacted when printed).
     public let claims: JWTClaims

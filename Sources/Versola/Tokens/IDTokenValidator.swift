@@ -21,7 +21,10 @@ import VersolaJOSE
 ///
 /// ```swift
 /// let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
-/// let claims = try await validator.validate(tokens.idToken!, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+/// if let idToken = tokens.idToken {
+///     let claims = try await validator.validate(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+///     print("signed in as", claims.subject)
+/// }
 /// ```
 public struct IDTokenValidator: Sendable {
     /// The client's configuration (issuer, client ID, tolerance, allow-list).

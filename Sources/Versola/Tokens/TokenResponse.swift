@@ -7,8 +7,9 @@ import VersolaJOSE
 ///
 /// ```swift
 /// let tokens = try TokenResponse(response, budget: budget)
-/// tokens.tokenType      // .dpop
-/// tokens.expiresIn      // .seconds(300)
+/// if tokens.tokenType == .dpop, let lifetime = tokens.expiresIn {
+///     print("a DPoP-bound token, good for", lifetime)
+/// }
 /// ```
 public struct TokenResponse: Sendable, Hashable, CustomStringConvertible {
     /// The access token.

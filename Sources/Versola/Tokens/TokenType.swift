@@ -1,9 +1,10 @@
 import VersolaHTTP
 /// The `token_type` of an access token (RFC 6749 §7.1), read case-insensitively.
 public enum TokenType: String, Sendable, Hashable, CaseIterable {
-    /// `Bearer` (RFC 6750).
+    /// Presented as it is: whoever holds the token can use it (`Bearer`, RFC 6750).
     case bearer = "Bearer"
-    /// `DPoP` (RFC 9449): the token is bound to the client's proof key.
+    /// Bound to the client's proof key: each request carries a proof signed with it (`DPoP`,
+    /// RFC 9449).
     case dpop = "DPoP"
 
     /// The type for a wire value, ignoring letter case; nil for any other type.

@@ -4,7 +4,7 @@ import VersolaJOSE
 /// The claims the UserInfo endpoint returned (OIDC Core §5.3.2), already checked against the
 /// ID token's `sub` (A8).
 public struct UserInfo: Sendable, Hashable, CustomStringConvertible {
-    /// `sub`, equal to the ID token's.
+    /// The person's identifier at the issuer, equal to the ID token's (`sub`).
     public let subject: String
     /// Every claim returned (strings are redacted when printed).
     public let claims: JSONObject
@@ -15,11 +15,11 @@ public struct UserInfo: Sendable, Hashable, CustomStringConvertible {
         self.claims = claims
     }
 
-    /// `name`, when present.
+    /// The person's display name, when present (`name`).
     public var name: String? { claims["name"]?.string }
-    /// `email`, when present.
+    /// The person's e-mail address, when present (`email`).
     public var email: String? { claims["email"]?.string }
-    /// `preferred_username`, when present.
+    /// The name the person prefers to be called by, when present (`preferred_username`).
     public var preferredUsername: String? { claims["preferred_username"]?.string }
 
     /// The subject and the claim names.

@@ -30,8 +30,10 @@ public final class AgentServer: Sendable {
     }
 
     private struct Activity {
-        /// Connections answering one request (watch streams not counted).
-        var requests = 0
+        /// Connections accepted and not yet closed, watch streams included. A connection is
+        /// counted from its `accept`, before its request is read: a stop waits for a request
+        /// still on its way, never only for those already being worked on (R9).
+        var connections = 0
         /// Open `watch` streams, by descriptor.
         var watchers: Set<Int32> = []
         var lastActivity = ContinuousClock.now
@@ -96,7 +98,7 @@ public final class AgentServer: Sendable {
         while true {
             let waitMilliseconds = activity.withLock { state -> Int32? in
                 if state.stopping || StopSignals.received { return nil }
-                if state.requests > 0 || !state.watchers.isEmpty { return 1000 }
+                if state.connections > 0 { return 1000 }
                 let left = state.lastActivity + idleTimeout - ContinuousClock.now
                 if left <= .zero { return nil }
                 return Int32(min(1000, max(1, ErrorReport.milliseconds(left))))
@@ -141,15 +143,24 @@ public final class AgentServer: Sendable {
             close(connection)
             return
         }
+        activity.withLock {
+            $0.connections += 1
+            $0.lastActivity = .now
+        }
         let thread = Thread { [self] in
             self.serve(connection)
             close(connection)
+            self.activity.withLock {
+                $0.connections -= 1
+                $0.lastActivity = .now
+            }
         }
         thread.stackSize = 512 * 1024
         thread.start()
     }
 
-    /// Ends the watch streams and waits (bounded) for the requests in flight.
+    /// Ends the watch streams and waits (bounded) until every accepted connection is answered
+    /// and closed, those whose request has not been read yet included.
     private func drain() {
         let watchers = activity.withLock { state -> Set<Int32> in
             state.stopping = true
@@ -157,22 +168,23 @@ public final class AgentServer: Sendable {
         }
         for watcher in watchers { shutdown(watcher, Int32(SHUT_RDWR)) }
         let deadline = ContinuousClock.now + Self.drainTimeout
-        while activity.withLock({ $0.requests > 0 }) && ContinuousClock.now < deadline {
+        while activity.withLock({ $0.connections > 0 }) && ContinuousClock.now < deadline {
             usleep(10_000)
         }
     }
 
-    /// Counts `connection` as a request in flight (or a watcher) while `body` runs.
-    private func tracking(_ connection: Int32, watcher: Bool, _ body: () -> Void) {
-        activity.withLock {
-            if watcher { $0.watchers.insert(connection) } else { $0.requests += 1 }
-            $0.lastActivity = .now
+    /// Lists `connection` as a watch stream while `body` runs, so that a stop can end it; false
+    /// (and `body` not run) when the agent is already stopping.
+    private func watching(_ connection: Int32, _ body: () -> Void) -> Bool {
+        let admitted = activity.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.watchers.insert(connection)
+            return true
         }
+        guard admitted else { return false }
         body()
-        activity.withLock {
-            if watcher { $0.watchers.remove(connection) } else { $0.requests -= 1 }
-            $0.lastActivity = .now
-        }
+        activity.withLock { _ = $0.watchers.remove(connection) }
+        return true
     }
 
     /// Answers the one request of `connection` (or streams states for `watch`).
@@ -192,12 +204,11 @@ public final class AgentServer: Sendable {
             unlink(location.socketPath)
             UnixSocket.write(AgentReply.success(["stopping": true]).line, to: connection)
         case .watch:
-            tracking(connection, watcher: true) { streamStates(of: request, to: connection) }
+            // A watch that reaches a stopping agent ends at once; the watcher starts the next agent.
+            _ = watching(connection) { streamStates(of: request, to: connection) }
         default:
-            tracking(connection, watcher: false) {
-                let reply = Self.waitFor { [host] in await host.handle(request) }
-                UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
-            }
+            let reply = Self.waitFor { [host] in await host.handle(request) }
+            UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
         }
     }
 

@@ -24,7 +24,7 @@ enum TokenVerifier {
             try configuration.validate()
             let environment = EngineEnvironment.system(transport: configuration.transport)
             let sender = EndpointSender(environment: environment)
-            let budget = try OperationBudget(policy: configuration.retryPolicy, clock: environment.clock)
+            let budget = try configuration.newBudget(clock: environment.clock)
             let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
             let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
             let jws: JWS

@@ -26,6 +26,7 @@ import CVersolaSystem
 /// ```swift
 /// let transport = CurlTransport()
 /// let response = try await transport.send(HTTPRequest(url: url), options: TransportOptions())
+/// print(response.status)
 /// ```
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlHandlePool

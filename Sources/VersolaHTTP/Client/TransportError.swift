@@ -76,38 +76,35 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The public error this failure becomes once the engine will not repeat the request.
+    /// The failure this becomes once the engine will not repeat the request.
     ///
-    /// Network failures → `.recoverable(.network)`; an oversize answer → `.recoverable(.server)`
-    /// with the answer's status (0 when the header block itself was too large); a refused or
-    /// invalid URL → `.configuration(.invalidConfiguration)`; a certificate that failed
-    /// verification or an unusable CA file → `.configuration(.invalidConfiguration)` naming the
-    /// check and what fixes it (E14); a cancel → `.recoverable(.systemCancelled)`.
+    /// Network failures → `.network`; an oversize answer → `.server` with the answer's status
+    /// (0 when the header block itself was too large); a refused or invalid URL →
+    /// `.misconfigured`; a certificate that failed verification or an unusable CA file →
+    /// `.misconfigured` naming the check and what fixes it (E14); a cancel → `.cancelled`.
     /// - Parameters:
     ///   - failedRequests: the operation's failed requests so far, this one included.
     ///   - elapsed: the operation's elapsed time.
-    public func versolaError(failedRequests: Int, elapsed: Duration) -> VersolaError {
+    public func httpFailure(failedRequests: Int, elapsed: Duration) -> HTTPFailure {
         switch self {
         case .couldNotResolve(let origin), .couldNotConnect(let origin), .failedAfterSending(let origin),
             .timedOut(let origin, _), .tls(let origin):
             let kind = networkKind ?? .failedAfterSending
-            return .recoverable(
-                .network(NetworkFailure(kind: kind, requestBytesWritten: requestBytesWritten, origin: origin.description)))
+            return .network(NetworkFailure(kind: kind, requestBytesWritten: requestBytesWritten, origin: origin.description))
         case .responseTooLarge(_, let status, _):
-            return .recoverable(.server(ServerFailure(status: status, failedRequests: failedRequests, elapsed: elapsed)))
+            return .server(ServerFailure(status: status, failedRequests: failedRequests, elapsed: elapsed))
         case .headerBlockTooLarge:
-            return .recoverable(.server(ServerFailure(status: 0, failedRequests: failedRequests, elapsed: elapsed)))
+            return .server(ServerFailure(status: 0, failedRequests: failedRequests, elapsed: elapsed))
         case .insecureSchemeRefused(let origin):
-            return .configuration(.invalidConfiguration("plain http is allowed only to loopback, not \(origin)"))
+            return .misconfigured("plain http is allowed only to loopback, not \(origin)")
         case .invalidRequest(let reason):
-            return .configuration(.invalidConfiguration(reason))
+            return .misconfigured(reason)
         case .certificateRejected(let origin, let check):
-            return .configuration(
-                .invalidConfiguration("the TLS certificate of \(origin) was refused: \(check); \(check.advice)"))
+            return .misconfigured("the TLS certificate of \(origin) was refused: \(check); \(check.advice)")
         case .caFileUnusable(let path):
-            return .configuration(.invalidConfiguration(TransportOptions.unusableCAFileReason(path)))
+            return .misconfigured(TransportOptions.unusableCAFileReason(path))
         case .cancelled:
-            return .recoverable(.systemCancelled)
+            return .cancelled
         }
     }
 

@@ -4,6 +4,8 @@
 /// var options = TransportOptions()
 /// options.totalTimeout = .seconds(5)
 /// options.allowConnectionReuse = false   // a code exchange must never be re-sent
+/// let session = try Session(configuration: configuration, store: store, environment: .system(transport: options))
+/// await session.start()
 /// ```
 public struct TransportOptions: Sendable, Hashable {
     /// The longest wait for the connection (TCP and TLS) to be made. Default 10 s.

@@ -38,11 +38,11 @@ public struct TrustLocations: Sendable, Hashable {
 extension TransportOptions {
     /// Checks the settings that can be checked before any request: the CA file, when one is
     /// configured, must be a readable regular file.
-    /// - Throws: `.configuration(.invalidConfiguration)` naming the file and the flag.
-    public func validate() throws(VersolaError) {
+    /// - Throws: `.misconfigured` naming the file and the flag.
+    public func validate() throws(HTTPFailure) {
         guard let caFile else { return }
         guard Self.isReadableFile(caFile) else {
-            throw .configuration(.invalidConfiguration(Self.unusableCAFileReason(caFile)))
+            throw .misconfigured(Self.unusableCAFileReason(caFile))
         }
     }
 

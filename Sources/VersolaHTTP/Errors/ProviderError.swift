@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let said = ProviderError(code: "invalid_request", description: "consent in prompt")
-/// said.description   // "invalid_request: consent in prompt"
+/// print(said?.description ?? "")   // invalid_request: consent in prompt
 /// ```
 public struct ProviderError: Sendable, Hashable, CustomStringConvertible {
     /// The `error` code as sent, cleaned; never empty.

@@ -4,7 +4,7 @@
 /// ```swift
 /// var headers = HTTPHeaders()
 /// headers.add("Accept", "application/json")
-/// headers["accept"]   // "application/json"
+/// print(headers["accept"] ?? "")   // application/json
 /// ```
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as it was sent or received.

@@ -4,6 +4,7 @@
 ///
 /// ```swift
 /// let request = HTTPRequest(method: .post, url: tokenEndpoint, body: form)
+/// print(request.method)
 /// ```
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `GET`: discovery, JWKS, UserInfo.

@@ -10,6 +10,7 @@ import Synchronization
 /// ```swift
 /// let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
 /// let response = try await client.send(request, kind: .read, budget: budget)
+/// print(response.status)
 /// ```
 public final class OperationBudget: Sendable {
     private struct State {
@@ -24,9 +25,8 @@ public final class OperationBudget: Sendable {
     private let state = Mutex(State())
 
     /// Starts a budget now.
-    /// - Throws: `.configuration(.invalidConfiguration)` when the policy is out of bounds (R2),
-    ///   before any request is made.
-    public init(policy: RetryPolicy = RetryPolicy(), clock: any VersolaClock) throws(VersolaError) {
+    /// - Throws: `.misconfigured` when the policy is out of bounds (R2), before any request is made.
+    public init(policy: RetryPolicy = RetryPolicy(), clock: any VersolaClock) throws(HTTPFailure) {
         try policy.validate()
         self.policy = policy
         self.clock = clock

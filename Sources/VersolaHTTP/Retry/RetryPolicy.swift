@@ -48,9 +48,9 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// Checks every value against its fixed bounds and that `baseDelay <= maxDelay`.
-    /// - Throws: `.configuration(.invalidConfiguration(reason))` naming the first value out of range.
-    public func validate() throws(VersolaError) {
-        func reject(_ reason: String) -> VersolaError { .configuration(.invalidConfiguration("retryPolicy: \(reason)")) }
+    /// - Throws: `.misconfigured(reason)` naming the first value out of range.
+    public func validate() throws(HTTPFailure) {
+        func reject(_ reason: String) -> HTTPFailure { .misconfigured("retryPolicy: \(reason)") }
         guard (Self.minimumAttempts...Self.maximumAttempts).contains(maxAttempts) else {
             throw reject("maxAttempts \(maxAttempts) is outside \(Self.minimumAttempts)...\(Self.maximumAttempts)")
         }

@@ -90,10 +90,10 @@ public enum RetryConclusion: String, Sendable, Hashable, CaseIterable {
     /// The answer is returned to the caller (2xx, 4xx other than 408/429; every status for
     /// application requests).
     case response
-    /// `.recoverable(.server(…))`: a 408, 429, 5xx, an unusable status, or an oversize answer.
+    /// ``HTTPFailure/server(_:)``: a 408, 429, 5xx, an unusable status, or an oversize answer.
     case serverFailure
-    /// `.recoverable(.network(…))`: nothing usable answered.
+    /// ``HTTPFailure/network(_:)``: nothing usable answered.
     case networkFailure
-    /// `.configuration(.invalidConfiguration(…))`: an endpoint answered with a redirect (R4).
+    /// ``HTTPFailure/misconfigured(_:)``: an endpoint answered with a redirect (R4).
     case redirectRefused
 }

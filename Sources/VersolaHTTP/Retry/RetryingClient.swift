@@ -1,10 +1,10 @@
 /// Sends one logical request through a transport under an ``OperationKind`` and an
 /// ``OperationBudget``, repeating it as the ``RetryTable`` allows, and turns what finally
-/// happened into a response or a ``VersolaError``.
+/// happened into a response or an ``HTTPFailure``.
 ///
 /// - Repeats wait a jittered exponential backoff, or exactly the `Retry-After` of a 429/503 (R8).
 /// - A wait that does not fit the remaining budget is never shortened: the client stops at once,
-///   without sending, and throws `.recoverable(.server)` (with `retryAfter` when the server gave
+///   without sending, and throws `.server` (with `retryAfter` when the server gave
 ///   one). An unmet `Retry-After` also closes the origin until then: every request to it fails at
 ///   once, unsent, with the time left ( ``cooldown(for:)`` lets `login()` check first).
 /// - The code exchange and the refresh go over a fresh connection so libcurl cannot re-send them.
@@ -16,6 +16,7 @@
 /// let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
 /// let budget = try OperationBudget(clock: SystemClock())
 /// let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
+/// print(jwks.status)
 /// ```
 public final class RetryingClient: Sendable {
     /// The transport every attempt goes through.
@@ -58,14 +59,14 @@ public final class RetryingClient: Sendable {
     ///   - options: transport options; ``defaultOptions`` when nil. Connection reuse is turned
     ///     off for the code exchange and the refresh whatever is passed.
     /// - Returns: a 2xx or a 4xx other than 408/429 (every status for `.application`).
-    /// - Throws: `.recoverable(.network)` when nothing usable answered; `.recoverable(.server)`
-    ///   for a 408/429/5xx/unusable status or an oversize answer, and while the origin is in
-    ///   cooldown; `.configuration(.invalidConfiguration)` for a redirect from an endpoint, plain
-    ///   http off loopback or an invalid URL; `.recoverable(.systemCancelled)` when cancelled.
+    /// - Throws: `.network` when nothing usable answered; `.server` for a 408/429/5xx/unusable
+    ///   status or an oversize answer, and while the origin is in cooldown; `.misconfigured` for
+    ///   a redirect from an endpoint, plain http off loopback or an invalid URL; `.cancelled`
+    ///   when cancelled.
     public func send(
         _ request: HTTPRequest, kind: OperationKind, budget: OperationBudget, options: TransportOptions? = nil
-    ) async throws(VersolaError) -> HTTPResponse {
-        try await send(kind: kind, budget: budget, options: options, prepare: { _ throws(VersolaError) in request })
+    ) async throws(HTTPFailure) -> HTTPResponse {
+        try await send(kind: kind, budget: budget, options: options, prepare: { _ throws(HTTPFailure) in request })
     }
 
     /// Sends a request built afresh for every attempt, as ``send(_:kind:budget:options:)`` does
@@ -76,12 +77,13 @@ public final class RetryingClient: Sendable {
     ///   - prepare: makes the request of attempt `n` (1 for the first); every attempt must go
     ///     to the same origin.
     ///   - observe: called with every response received, before it is judged.
-    /// - Throws: as ``send(_:kind:budget:options:)``, and what `prepare` throws.
-    public func send(
+    /// - Throws: what `prepare` throws, or the ``HTTPFailure`` that
+    ///   ``send(_:kind:budget:options:)`` would throw, as the same error type.
+    public func send<Failure: HTTPFailureRepresentable>(
         kind: OperationKind, budget: OperationBudget, options: TransportOptions? = nil,
-        prepare: (_ attempt: Int) throws(VersolaError) -> HTTPRequest,
+        prepare: (_ attempt: Int) throws(Failure) -> HTTPRequest,
         observe: (HTTPResponse) -> Void = { _ in }
-    ) async throws(VersolaError) -> HTTPResponse {
+    ) async throws(Failure) -> HTTPResponse {
         var options = options ?? defaultOptions
         if kind.forbidsConnectionReuse { options.allowConnectionReuse = false }
         var attempts = 0
@@ -91,12 +93,12 @@ public final class RetryingClient: Sendable {
             // answer; a non-idempotent application request must never be sent twice (R7).
             if kind == .application, !request.method.isIdempotent { options.allowConnectionReuse = false }
             guard let origin = request.origin else {
-                throw .configuration(.invalidConfiguration("the request URL has no scheme or host"))
+                throw Failure(.misconfigured("the request URL has no scheme or host"))
             }
             if let closed = cooldowns.active(for: origin, now: clock.monotonicNow) {
-                throw serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget)
+                throw Failure(serverFailure(status: closed.status, retryAfter: closed.remaining, budget: budget))
             }
-            if Task.isCancelled { throw .recoverable(.systemCancelled) }
+            if Task.isCancelled { throw Failure(.cancelled) }
             let attemptOptions = Self.options(options, within: budget)
             attempts += 1
             let started = clock.monotonicNow
@@ -129,7 +131,7 @@ public final class RetryingClient: Sendable {
                 budget.recordFailedRequest(duration: took)
                 guard let transportOutcome = RequestOutcome(error) else {
                     trace(request, kind: kind, attempt: attempts, result: result, took: took, repeatsAfter: nil)
-                    throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
+                    throw Failure(error.httpFailure(failedRequests: budget.failedRequests, elapsed: budget.elapsed))
                 }
                 outcome = transportOutcome
             }
@@ -142,7 +144,7 @@ public final class RetryingClient: Sendable {
                     do {
                         try await clock.sleep(for: wait)
                     } catch {
-                        throw .recoverable(.systemCancelled)
+                        throw Failure(.cancelled)
                     }
                     budget.recordWait(wait)
                     continue
@@ -156,12 +158,12 @@ public final class RetryingClient: Sendable {
             case (.response, .success(let response)):
                 return response
             case (.redirectRefused, .success(let response)):
-                throw .configuration(
-                    .invalidConfiguration("\(origin) answered with a redirect (status \(response.status)); endpoints must not redirect"))
+                throw Failure(
+                    .misconfigured("\(origin) answered with a redirect (status \(response.status)); endpoints must not redirect"))
             case (_, .success(let response)):
-                throw serverFailure(status: response.status, retryAfter: retryAfter, budget: budget)
+                throw Failure(serverFailure(status: response.status, retryAfter: retryAfter, budget: budget))
             case (_, .failure(let error)):
-                throw error.versolaError(failedRequests: budget.failedRequests, elapsed: budget.elapsed)
+                throw Failure(error.httpFailure(failedRequests: budget.failedRequests, elapsed: budget.elapsed))
             }
         }
     }
@@ -194,11 +196,9 @@ public final class RetryingClient: Sendable {
         return bounded
     }
 
-    private func serverFailure(status: Int, retryAfter: Duration?, budget: OperationBudget) -> VersolaError {
-        .recoverable(
-            .server(
-                ServerFailure(
-                    status: status, retryAfter: retryAfter, failedRequests: budget.failedRequests,
-                    elapsed: budget.elapsed)))
+    private func serverFailure(status: Int, retryAfter: Duration?, budget: OperationBudget) -> HTTPFailure {
+        .server(
+            ServerFailure(
+                status: status, retryAfter: retryAfter, failedRequests: budget.failedRequests, elapsed: budget.elapsed))
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 /// let start = clock.monotonicNow
 /// try await clock.sleep(for: .milliseconds(250))
 /// let spent = clock.monotonicNow - start
+/// print("slept for", spent)
 /// ```
 public protocol VersolaClock: Sendable {
     /// A monotonic reading: time since an arbitrary, fixed origin. Never goes backwards;

@@ -113,8 +113,8 @@ import VersolaTestIdP
             try await transport.send(HTTPRequest(url: server.url()), options: options)
         }
         #expect(error == .responseTooLarge(origin: server.origin, status: 200, limit: 100_000))
-        let mapped = error?.versolaError(failedRequests: 1, elapsed: .zero)
-        guard case .recoverable(.server(let failure)) = mapped else { Issue.record("got \(String(describing: mapped))"); return }
+        let mapped = error?.httpFailure(failedRequests: 1, elapsed: .zero)
+        guard case .server(let failure) = mapped else { Issue.record("got \(String(describing: mapped))"); return }
         #expect(failure.status == 200)
     }
 
@@ -145,7 +145,7 @@ import VersolaTestIdP
             try await transport.send(HTTPRequest(url: url), options: quick)
         }
         #expect(error == .insecureSchemeRefused(origin: try #require(Origin(url: url))))
-        guard case .configuration(.invalidConfiguration) = error?.versolaError(failedRequests: 0, elapsed: .zero) else {
+        guard case .misconfigured = error?.httpFailure(failedRequests: 0, elapsed: .zero) else {
             Issue.record("not a configuration error")
             return
         }

@@ -21,13 +21,12 @@ struct TrustTests {
         let url = try #require(URL(string: "https://id.example"))
         let origin = try #require(Origin(url: url))
         let error = TransportError.certificateRejected(origin: origin, check: .unknownIssuer)
-            .versolaError(failedRequests: 1, elapsed: .zero)
-        #expect(error.category == "configuration")
-        #expect(error.cause == "invalidConfiguration")
+            .httpFailure(failedRequests: 1, elapsed: .zero)
+        #expect(error.caseName == "misconfigured")
         #expect(error.description.contains("unknown issuer"))
         #expect(error.description.contains("--ca-file"))
         #expect(RequestOutcome(TransportError.certificateRejected(origin: origin, check: .expired)) == nil)
-        #expect(TransportError.tls(origin: origin).versolaError(failedRequests: 1, elapsed: .zero).category == "recoverable")
+        #expect(TransportError.tls(origin: origin).httpFailure(failedRequests: 1, elapsed: .zero).caseName == "network")
     }
 
     @Test("SSL_CERT_FILE and SSL_CERT_DIR are read like OpenSSL reads them; empty means unset")
@@ -53,7 +52,7 @@ struct TrustTests {
                 try TransportOptions(caFile: path).validate()
                 Issue.record("\(path) was accepted")
             } catch {
-                #expect(error.cause == "invalidConfiguration")
+                #expect(error.caseName == "misconfigured")
                 #expect(error.description.contains("--ca-file"))
             }
         }

@@ -19,10 +19,10 @@ import VersolaTesting
             defaultOptions: TransportOptions(connectTimeout: .seconds(10), totalTimeout: .seconds(600)))
         let policy = RetryPolicy(maxAttempts: 5, totalBudget: .seconds(5), baseDelay: .milliseconds(100), maxDelay: .milliseconds(200))
         let budget = try OperationBudget(policy: policy, clock: clock)
-        let thrown = await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: HTTPFailure.self) {
             _ = try await client.send(HTTPRequest(url: URL(string: "https://as.example/jwks")!), kind: .read, budget: budget)
         }
-        #expect(thrown?.category == "recoverable" && thrown?.cause == "network", "got \(String(describing: thrown))")
+        #expect(thrown?.caseName == "network", "got \(String(describing: thrown))")
         let options = transport.options
         #expect(options.count >= 2)
         #expect(options.first?.totalTimeout == .seconds(5))
@@ -57,10 +57,10 @@ import VersolaTesting
             defaultOptions: TransportOptions(connectTimeout: .seconds(10), totalTimeout: .seconds(30)))
         let budget = try OperationBudget(policy: RetryPolicy(maxAttempts: 3, totalBudget: .seconds(2)), clock: clock)
         let started = ContinuousClock.now
-        let thrown2 = await #expect(throws: VersolaError.self) {
+        let thrown2 = await #expect(throws: HTTPFailure.self) {
             _ = try await client.send(HTTPRequest(url: server.url("/jwks")), kind: .read, budget: budget)
         }
-        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
+        #expect(thrown2?.caseName == "network", "got \(String(describing: thrown2))")
         let took = ContinuousClock.now - started
         // The budget is 2 s; the transport alone would wait 600 s. The upper bound is far from
         // both, so that a loaded machine stalling the test for many seconds cannot fail it.

@@ -12,7 +12,7 @@ import VersolaTesting
             try policy.validate()
             return false
         } catch {
-            guard case .configuration(.invalidConfiguration(let reason, _)) = error else { return false }
+            guard case .misconfigured(let reason) = error else { return false }
             return reason.hasPrefix("retryPolicy:")
         }
     }
@@ -57,12 +57,12 @@ import VersolaTesting
     @Test func outOfRangePolicyFailsBeforeAnyRequest() async {  // R2
         let transport = ScriptedTransport([.status(200)])
         let clock = ManualClock()
-        let thrown = await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: HTTPFailure.self) {
             let budget = try OperationBudget(policy: RetryPolicy(maxAttempts: 0), clock: clock)
             _ = try await RetryingClient(transport: transport, clock: clock, random: SeededRandomSource(seed: 1))
                 .send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
-        #expect(thrown?.category == "configuration" && thrown?.cause == "invalidConfiguration", "got \(String(describing: thrown))")
+        #expect(thrown?.caseName == "misconfigured", "got \(String(describing: thrown))")
         #expect(transport.callCount == 0)
     }
 

@@ -63,7 +63,7 @@ import VersolaTestIdP
         // Expectations written from the SPEC in RetryTableTests, not read from the table under test.
         let repeats = RetryTableTests.repeated[kind]?.contains(cell.outcome) ?? false
         let conclusion = RetryTableTests.expectedConclusion(kind, cell.outcome)
-        let result: Result<HTTPResponse, VersolaError>
+        let result: Result<HTTPResponse, HTTPFailure>
         do {
             result = .success(try await client(CurlTransport(), clock: clock, stalling: cell.outcome == .timedOut).send(
                 HTTPRequest(method: .post, url: server.url(), body: Array("x=1".utf8)), kind: kind, budget: budget))
@@ -75,10 +75,10 @@ import VersolaTestIdP
         #expect(clock.sleeps.count == expected - 1)
         switch (conclusion, result) {
         case (.response, .success): break
-        case (.serverFailure, .failure(.recoverable(.server(let failure)))):
+        case (.serverFailure, .failure(.server(let failure))):
             #expect(failure.failedRequests == expected)
-        case (.networkFailure, .failure(.recoverable(.network))): break
-        case (.redirectRefused, .failure(.configuration(.invalidConfiguration))): break
+        case (.networkFailure, .failure(.network)): break
+        case (.redirectRefused, .failure(.misconfigured)): break
         default: Issue.record("\(kind) × \(cell.outcome): expected \(conclusion), got \(result)")
         }
     }
@@ -92,10 +92,10 @@ import VersolaTestIdP
         let clock = ManualClock()
         let transport = CountingTransport(CurlTransport())
         let budget = try OperationBudget(policy: RetryPolicy(maxAttempts: Self.attempts), clock: clock)
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client(transport, clock: clock).send(HTTPRequest(url: url), kind: kind, budget: budget)
         }
-        guard case .recoverable(.network(let failure)) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .network(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(failure.kind == .couldNotConnect)
         #expect(!failure.requestBytesWritten)
         #expect(transport.callCount == (kind == .codeExchange ? 1 : Self.attempts))
@@ -109,20 +109,20 @@ import VersolaTestIdP
         defer { server.stop() }
         let clock = ManualClock()
         let client = client(CurlTransport(), clock: clock)
-        let first = await #expect(throws: VersolaError.self) {
+        let first = await #expect(throws: HTTPFailure.self) {
             try await client.send(HTTPRequest(url: server.url()), kind: .read, budget: try OperationBudget(clock: clock))
         }
-        guard case .recoverable(.server(let failure)) = first else { Issue.record("got \(String(describing: first))"); return }
+        guard case .server(let failure) = first else { Issue.record("got \(String(describing: first))"); return }
         #expect(failure.retryAfter == .seconds(45))
         #expect(failure.status == 503)
         #expect(server.requestCount == 1)
         #expect(clock.sleeps.isEmpty)
 
         clock.advance(by: .seconds(44))
-        let thrown = await #expect(throws: VersolaError.self) {
+        let thrown = await #expect(throws: HTTPFailure.self) {
             try await client.send(HTTPRequest(url: server.url()), kind: .read, budget: try OperationBudget(clock: clock))
         }
-        #expect(thrown?.category == "recoverable" && thrown?.cause == "server", "got \(String(describing: thrown))")
+        #expect(thrown?.caseName == "server", "got \(String(describing: thrown))")
         #expect(server.requestCount == 1)  // not sent
         #expect(await client.cooldown(for: server.origin) == .seconds(1))
 
@@ -153,10 +153,10 @@ import VersolaTestIdP
         let client = client(CurlTransport(), clock: clock)
         _ = try await client.send(HTTPRequest(url: server.url("/.well-known/openid-configuration")), kind: .read, budget: try OperationBudget(clock: clock))
         let exchange = HTTPRequest(method: .post, url: server.url("/token"), body: Array("grant_type=authorization_code".utf8))
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client.send(exchange, kind: .codeExchange, budget: try OperationBudget(clock: clock))
         }
-        guard case .recoverable(.network(let failure)) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .network(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(failure.kind == .failedAfterSending)
         #expect(server.requests.map(\.target) == ["/.well-known/openid-configuration", "/token"])
     }
@@ -168,12 +168,12 @@ import VersolaTestIdP
         let clock = ManualClock()
         let client = client(CurlTransport(), clock: clock)
         _ = try await client.send(HTTPRequest(url: server.url("/jwks")), kind: .read, budget: try OperationBudget(clock: clock))
-        let thrown2 = await #expect(throws: VersolaError.self) {
+        let thrown2 = await #expect(throws: HTTPFailure.self) {
             try await client.send(
                 HTTPRequest(method: .post, url: server.url("/token"), body: Array("grant_type=refresh_token".utf8)),
                 kind: .refresh, budget: try OperationBudget(clock: clock))
         }
-        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
+        #expect(thrown2?.caseName == "network", "got \(String(describing: thrown2))")
         #expect(server.requests.map(\.target) == ["/jwks", "/token"])
     }
 }

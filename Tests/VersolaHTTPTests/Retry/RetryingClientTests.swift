@@ -17,8 +17,8 @@ import VersolaTesting
         try OperationBudget(policy: policy, clock: clock)
     }
 
-    func serverFailure(_ error: VersolaError?) -> ServerFailure? {
-        guard case .recoverable(.server(let failure)) = error else { return nil }
+    func serverFailure(_ error: HTTPFailure?) -> ServerFailure? {
+        guard case .server(let failure) = error else { return nil }
         return failure
     }
 
@@ -35,7 +35,7 @@ import VersolaTesting
     @Test func readGivesUpAfterMaxAttemptsWithServerFailure() async throws {  // R5, E8, E13
         let transport = ScriptedTransport([.status(503)], clock: clock, callDuration: .milliseconds(100))
         let budget = try budget(RetryPolicy(maxAttempts: 4))
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client(transport).send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
         let failure = try #require(serverFailure(error))
@@ -49,10 +49,10 @@ import VersolaTesting
     @Test func networkFailureAfterRepeatsIsRecoverableNetwork() async throws {  // R5, E8
         let failure = TransportError.timedOut(origin: Fixture.origin, requestBytesWritten: true)
         let transport = ScriptedTransport([.failure(failure)])
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client(transport).send(HTTPRequest(url: Fixture.url), kind: .read, budget: try budget())
         }
-        #expect(error == .recoverable(.network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "https://idp.example"))))
+        #expect(error == .network(NetworkFailure(kind: .timedOut, requestBytesWritten: true, origin: "https://idp.example")))
         #expect(transport.callCount == 3)
     }
 
@@ -61,10 +61,10 @@ import VersolaTesting
             .failure(.couldNotConnect(origin: Fixture.origin))]
         {
             let transport = ScriptedTransport([step, .status(200)])
-            let thrown = await #expect(throws: VersolaError.self) {
+            let thrown = await #expect(throws: HTTPFailure.self) {
                 try await client(transport).send(HTTPRequest(method: .post, url: Fixture.url), kind: .codeExchange, budget: try budget())
             }
-            #expect(thrown?.cause == expectedCause(step) && thrown?.category == "recoverable", "got \(String(describing: thrown))")
+            #expect(thrown?.caseName == expectedCause(step), "got \(String(describing: thrown))")
             #expect(transport.callCount == 1)
             #expect(transport.options.allSatisfy { !$0.allowConnectionReuse })
         }
@@ -87,10 +87,10 @@ import VersolaTesting
         ]
         for step in notRepeated {
             let transport = ScriptedTransport([step, .status(200)])
-            let thrown2 = await #expect(throws: VersolaError.self) {
+            let thrown2 = await #expect(throws: HTTPFailure.self) {
                 try await client(transport).send(HTTPRequest(method: .post, url: Fixture.url), kind: .refresh, budget: try budget())
             }
-            #expect(thrown2?.cause == expectedCause(step) && thrown2?.category == "recoverable", "got \(String(describing: thrown2))")
+            #expect(thrown2?.caseName == expectedCause(step), "got \(String(describing: thrown2))")
             #expect(transport.callCount == 1)
         }
     }
@@ -116,10 +116,10 @@ import VersolaTesting
     @Test func redirectFromAnEndpointIsAConfigurationError() async throws {  // R4
         for kind in [OperationKind.read, .refresh, .codeExchange] {
             let transport = ScriptedTransport([.status(302), .status(200)])
-            let error = await #expect(throws: VersolaError.self) {
+            let error = await #expect(throws: HTTPFailure.self) {
                 try await client(transport).send(HTTPRequest(url: Fixture.url), kind: kind, budget: try budget())
             }
-            guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
+            guard case .misconfigured(let reason) = error else {
                 Issue.record("got \(String(describing: error))")
                 continue
             }
@@ -153,7 +153,7 @@ import VersolaTesting
     @Test func retryAfterBeyondTheBudgetStopsAtOnceAndClosesTheOrigin() async throws {  // R8, R1
         let transport = ScriptedTransport([.status(503, headers: ["Retry-After": "30"]), .status(200)])
         let client = client(transport)
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client.send(HTTPRequest(url: Fixture.url), kind: .read, budget: try budget())
         }
         let failure = try #require(serverFailure(error))
@@ -164,7 +164,7 @@ import VersolaTesting
         #expect(await client.cooldown(for: Fixture.origin) == .seconds(30))
 
         clock.advance(by: .seconds(10))
-        let second = await #expect(throws: VersolaError.self) {
+        let second = await #expect(throws: HTTPFailure.self) {
             try await client.send(HTTPRequest(url: Fixture.url), kind: .refresh, budget: try budget())
         }
         #expect(serverFailure(second)?.retryAfter == .seconds(20))
@@ -192,7 +192,7 @@ import VersolaTesting
         let policy = RetryPolicy(maxAttempts: 10, totalBudget: .seconds(1), baseDelay: .milliseconds(400), maxDelay: .seconds(5))
         let transport = ScriptedTransport([.status(502)], clock: clock, callDuration: .milliseconds(100))
         let budget = try budget(policy)
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client(transport).send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
         #expect(serverFailure(error)?.status == 502)
@@ -219,7 +219,7 @@ import VersolaTesting
         _ = try await sharedClient.send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         #expect(budget.failedRequests == 1)
         #expect(budget.spent > .seconds(1))  // the failed request and the wait; the 2xx costs nothing
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await sharedClient.send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
         #expect(serverFailure(error)?.failedRequests == 2)
@@ -230,10 +230,10 @@ import VersolaTesting
     @Test func invalidURLIsAConfigurationError() async throws {
         let url = try #require(URL(string: "/no/host"))
         let transport = ScriptedTransport([.status(200)])
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client(transport).send(HTTPRequest(url: url), kind: .read, budget: try budget())
         }
-        guard case .configuration(.invalidConfiguration) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .misconfigured = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(transport.callCount == 0)
     }
 
@@ -241,10 +241,10 @@ import VersolaTesting
         let transport = CancellingTransport(ScriptedTransport([.status(500), .status(200)]))
         let client = client(transport)
         let budget = try budget()
-        let error = await #expect(throws: VersolaError.self) {
+        let error = await #expect(throws: HTTPFailure.self) {
             try await client.send(HTTPRequest(url: Fixture.url), kind: .read, budget: budget)
         }
-        #expect(error == .recoverable(.systemCancelled))
+        #expect(error == .cancelled)
         #expect(transport.inner.callCount == 1)
         #expect(clock.sleeps.isEmpty)
     }
@@ -259,7 +259,7 @@ import VersolaTesting
         }
         let result = await task.result
         guard case .failure(let error) = result else { Issue.record("got \(result)"); return }
-        #expect(error as? VersolaError == .recoverable(.systemCancelled))
+        #expect(error as? HTTPFailure == .cancelled)
         #expect(transport.callCount == 0)
     }
 }

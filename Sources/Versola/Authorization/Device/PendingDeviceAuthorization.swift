@@ -8,8 +8,13 @@ import Foundation
 /// It holds the device code, a secret, so its `description` shows none of its values.
 ///
 /// ```swift
-/// let pending = try await client.requestDeviceAuthorization()
-/// print("Open \(pending.verificationURI) and enter \(pending.userCode)")
+/// let grant = try await client.loginWithDevice(
+///     onPending: { pending in
+///         // keep `pending` (it holds the device code, a secret) to go on polling after a restart
+///         print("waiting for approval until \(pending.expiresAt), polling every \(pending.interval) s")
+///     },
+///     present: { prompt in print("Open \(prompt.verificationURI) and enter \(prompt.userCode)") })
+/// print("signed in as", grant.claims.subject)
 /// ```
 public struct PendingDeviceAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// The device code the token endpoint is polled with. Secret: never logged, never shown.

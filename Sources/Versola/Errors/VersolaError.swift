@@ -9,14 +9,15 @@
 /// ```swift
 /// do {
 ///     let token = try await session.accessToken()
+///     print(token)                           // the type and expiry, never the token itself
 /// } catch .recoverable(let cause) {
-///     // try again later; the session is intact
+///     print("try again later:", cause)       // the session is intact
 /// } catch .reauthenticate {
-///     // the grant is gone: offer a new login
+///     print("the grant is gone: offer a new login")
 /// } catch .stepUp(let challenge) {
-///     // call stepUp(challenge)
+///     try await session.stepUp(challenge)
 /// } catch .configuration(let detail) {
-///     // a developer or administrator must fix something
+///     print("a developer or administrator must fix:", detail)
 /// }
 /// ```
 public enum VersolaError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -112,28 +113,6 @@ public enum ReauthenticationReason: String, Sendable, Hashable, CaseIterable {
     case sessionRejected
     /// The access token expired and there is no refresh token (S8).
     case sessionExpired
-}
-
-/// A resource's demand for a stronger or fresher authentication, parsed from
-/// `WWW-Authenticate` (A10, RFC 9470).
-public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
-    /// The authentication context classes the resource will accept, most preferred first.
-    public var acrValues: [String]
-    /// The largest acceptable age of the authentication, in seconds.
-    public var maxAge: Int?
-
-    /// Creates a challenge.
-    public init(acrValues: [String] = [], maxAge: Int? = nil) {
-        self.acrValues = acrValues
-        self.maxAge = maxAge
-    }
-
-    public var description: String {
-        var parts: [String] = []
-        if !acrValues.isEmpty { parts.append("acr_values=\(acrValues.joined(separator: " "))") }
-        if let maxAge { parts.append("max_age=\(maxAge)") }
-        return parts.joined(separator: ", ")
-    }
 }
 
 /// What a developer or administrator must fix (E4). The person trying again fixes none of them.
