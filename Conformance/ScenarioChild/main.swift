@@ -70,7 +70,7 @@ struct AutomatedBrowser: BrowserLauncher {
 
 var client = ClientConfiguration(issuer: issuer, clientID: "versola-test")
 client.usesDPoP = false
-let configuration = SessionConfiguration(client: client, profile: "crash")
+let configuration = SessionConfiguration(client: client)
 let directories = XDGDirectories(stateHome: URL(fileURLWithPath: stateDir), configHome: URL(fileURLWithPath: configDir))
 let storage = try SessionStorage(profile: "crash", keySource: .keyFile, directories: directories)
 let http = RetryingClient(transport: CrashingTransport(), clock: SystemClock(), random: SystemRandomSource())

@@ -47,7 +47,7 @@ import VersolaTestIdP
             client.usesDPoP = false
             let storage = try SessionStorage(
                 profile: "crash", keySource: .keyFile, directories: XDGDirectories(stateHome: state, configHome: config))
-            let session = try Session(configuration: SessionConfiguration(client: client, profile: "crash"), store: storage.store)
+            let session = try Session(configuration: SessionConfiguration(client: client), store: storage.store)
             await session.start()
             return session.state
         }

@@ -49,7 +49,7 @@ import VersolaTestIdP
             let passphrase = try SessionStorage(profile: "vault", keySource: .passphrase, directories: rig.directories)
             let source = try #require(passphrase.passphraseKeySource)
             try await source.unlock(passphrase: "correct horse battery staple")
-            let configuration = SessionConfiguration(client: rig.configuration.client, profile: "vault")
+            let configuration = SessionConfiguration(client: rig.configuration.client)
             let first = try SessionRig.makeSession(
                 configuration: configuration, storage: passphrase, clock: rig.clock, browser: rig.browser)
             await first.start()

@@ -33,7 +33,7 @@ struct SessionRig {
             stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config"))
         var client = ClientConfiguration(issuer: idp.issuer, clientID: "versola-test")
         client.usesDPoP = usesDPoP
-        configuration = SessionConfiguration(client: client, profile: profile)
+        configuration = SessionConfiguration(client: client)
         browser = HeadlessBrowser(follows: browserFollows, starts: true)
         do {
             storage = try SessionStorage(profile: profile, keySource: .keyFile, directories: directories)
@@ -65,7 +65,7 @@ struct SessionRig {
 
     /// A second session on the same profile, as a restarted process would have.
     func restarted() throws -> Session {
-        let storage = try SessionStorage(profile: configuration.profile, keySource: .keyFile, directories: directories)
+        let storage = try SessionStorage(profile: storage.store.profile, keySource: .keyFile, directories: directories)
         return try Self.makeSession(configuration: configuration, storage: storage, clock: clock, browser: browser)
     }
 

@@ -22,7 +22,7 @@ func sessionBenchmarks(_ report: BenchReport) async throws {
         profile: "bench", keySource: .keyFile,
         directories: XDGDirectories(stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config")))
     let session = try Session(
-        configuration: SessionConfiguration(client: client, profile: "bench"), store: storage.store,
+        configuration: SessionConfiguration(client: client), store: storage.store,
         browser: BenchBrowser())
     await session.start()
     try await session.login()

@@ -17,7 +17,7 @@ func syncBenchmarks(_ report: BenchReport) async throws {
         stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config"))
     let storage = try SessionStorage(profile: "sync", directories: directories)
     let session = try Session(
-        configuration: SessionConfiguration(client: SyncWriter.client, profile: "sync"), store: storage.store)
+        configuration: SessionConfiguration(client: SyncWriter.client), store: storage.store)
     await session.start()
     var states = session.states().makeAsyncIterator()
     _ = await states.next()

@@ -161,7 +161,7 @@ func docExampleSessionCurrentIDToken(session: Session, request: inout HTTPReques
 func docExampleSession(apiURL: URL) async throws {
     let storage = try SessionStorage.standard(profile: "work")
     let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
-    let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
+    let session = try Session(configuration: SessionConfiguration(client: client),
                               store: storage.store)
     await session.start()                           // disk only: works offline (T5)
     if session.state == .unauthenticated { try await session.login() }
@@ -170,7 +170,7 @@ func docExampleSession(apiURL: URL) async throws {
 }
 
 func docExampleSessionConfiguration(issuer: String) throws {
-    var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"), profile: "work")
+    var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"))
     configuration.refreshMargin = .seconds(300)
     try configuration.validate()
 }
@@ -295,7 +295,7 @@ func docExampleRetryPolicy() throws {
 func docExampleGettingStartedCreate() async throws {
     let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
     let storage = try SessionStorage.standard(profile: "work")
-    let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
+    let session = try Session(configuration: SessionConfiguration(client: client),
                               store: storage.store)
     await session.start()
 }

@@ -26,7 +26,7 @@ func readmeExample1() async throws {
 func readmeExample2() async throws {
     let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
     let storage = try SessionStorage.standard(profile: "work")            // key file under ~/.local/state/versola
-    let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
+    let session = try Session(configuration: SessionConfiguration(client: client),
                               store: storage.store)
     await session.start()                                   // disk only: works offline
     Task { for await state in session.states() { print("session is", state) } }

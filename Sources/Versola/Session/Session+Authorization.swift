@@ -31,6 +31,24 @@ extension Session {
         await client.cancelLogin()
     }
 
+    /// Hands a redirect the person pasted to this process's login in progress, and says why
+    /// it was not taken (another sign-in's `state`, not a response, no login waiting); nil
+    /// when the login took it. ``deliverRedirect(_:)`` also completes a request restored from disk.
+    public nonisolated func offerRedirect(_ url: String) async -> RedirectRefusal? {
+        await client.offerRedirect(url)
+    }
+
+    /// Whether a login binds its tokens to a DPoP key (A11): with `.auto`, exactly when the
+    /// provider advertises ES256 for DPoP; never with `.off`. Reads the provider's metadata.
+    public nonisolated func bindsTokensToDPoP() async throws(VersolaError) -> Bool {
+        try await client.resolvedDPoP()
+    }
+
+    /// The provider's metadata (discovery, A1), fetched once and cached.
+    public nonisolated func providerMetadata() async throws(VersolaError) -> ProviderMetadata {
+        try await client.metadata()
+    }
+
     private func authorize(
         _ parameters: AuthorizationParameters, event: SessionEvent,
         present: (@Sendable (AuthorizationPrompt) async -> Void)?

@@ -17,7 +17,7 @@ import VersolaCrypto
 /// ```swift
 /// let storage = try SessionStorage.standard(profile: "work")
 /// let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
-/// let session = try Session(configuration: SessionConfiguration(client: client, profile: "work"),
+/// let session = try Session(configuration: SessionConfiguration(client: client),
 ///                           store: storage.store)
 /// await session.start()                           // disk only: works offline (T5)
 /// if session.state == .unauthenticated { try await session.login() }
@@ -27,8 +27,8 @@ import VersolaCrypto
 public actor Session {
     /// The validated configuration.
     public nonisolated let configuration: SessionConfiguration
-    /// The authorization engine.
-    public nonisolated let client: OpenIDClient
+    /// The authorization engine the session drives (its own; applications talk to the session).
+    package nonisolated let client: OpenIDClient
     let store: any SessionStore
     let browser: any BrowserLauncher
     let publisher = StatePublisher(state: .unauthenticated)

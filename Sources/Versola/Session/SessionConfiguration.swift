@@ -1,28 +1,26 @@
 import VersolaHTTP
 import Foundation
 
-/// Everything a ``Session`` needs: the client registration, the profile it is stored
-/// under, and its timing. Validated as a whole before anything is sent (R2).
+/// Everything a ``Session`` needs besides its store: the client registration and its timing.
+/// Validated as a whole before anything is sent (R2). The profile a session is kept under is
+/// the store's (``FileSessionStore/profile``), named once, where the store is made.
 ///
 /// ```swift
-/// var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"), profile: "work")
+/// var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"))
 /// configuration.refreshMargin = .seconds(300)
 /// try configuration.validate()
 /// ```
 public struct SessionConfiguration: Sendable, Hashable {
     /// The client registration.
     public var client: ClientConfiguration
-    /// The storage namespace (P8).
-    public var profile: String
     /// Renew the access token when less than this is left (T1). 0…1 hour; default 2 minutes.
     public var refreshMargin: Duration
     /// How long a login waits for the browser leg.
     public var loginTimeout: Duration
 
     /// Creates a configuration with the defaults.
-    public init(client: ClientConfiguration, profile: String = "default") {
+    public init(client: ClientConfiguration) {
         self.client = client
-        self.profile = profile
         self.refreshMargin = .seconds(120)
         self.loginTimeout = .seconds(300)
     }

@@ -68,7 +68,7 @@ struct LoginCommand {
         // E7: Ctrl-C cancels the login; the session then returns to where it was.
         let interruption = LoginInterruption.watch { await session.cancelLogin() }
         do throws(VersolaError) {
-            let dpop = try await session.client.resolvedDPoP()
+            let dpop = try await session.bindsTokensToDPoP()
             if !json { console.err(LoginNotes.dpopLine(mode: settings.dpop, usesDPoP: dpop)) }
             if try await usesDeviceFlow(session, browserAvailable: browserAvailable) {
                 if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
@@ -148,7 +148,7 @@ struct LoginCommand {
     private func usesDeviceFlow(_ session: Session, browserAvailable: Bool) async throws(VersolaError) -> Bool {
         if options.device { return true }
         guard !options.noBrowser, !browserAvailable, DeviceLoginText.ignoredFlags(options).isEmpty else { return false }
-        return try await session.client.metadata().deviceAuthorizationEndpoint != nil
+        return try await session.providerMetadata().deviceAuthorizationEndpoint != nil
     }
 
     /// A session on the profile's store, restored. A pending request left by an interrupted
@@ -158,7 +158,7 @@ struct LoginCommand {
         settings: ProfileSettings, storage: ProfileStorage, context: CommandContext, browser: any BrowserLauncher,
         keepDeviceRequest: Bool = false
     ) async throws(VersolaError) -> Session {
-        let configuration = SessionConfiguration(client: settings.clientConfiguration, profile: context.profile)
+        let configuration = SessionConfiguration(client: settings.clientConfiguration)
         var session = try Session(configuration: configuration, store: storage.store, browser: browser)
         await session.start()
         let resumable = keepDeviceRequest ? await session.pendingDeviceLogin != nil : false
@@ -188,7 +188,7 @@ struct LoginCommand {
                 return
             }
             let session = try Session(
-                configuration: SessionConfiguration(client: settings.clientConfiguration, profile: context.profile),
+                configuration: SessionConfiguration(client: settings.clientConfiguration),
                 store: storage.store, browser: NoBrowser())
             await session.start()
             try await session.deliverRedirect(url)

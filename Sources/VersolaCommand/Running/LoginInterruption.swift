@@ -9,7 +9,7 @@ import VersolaHTTP
 /// state it had before, and the command says so. A second Ctrl-C ends the process at once.
 ///
 /// ```swift
-/// let interruption = LoginInterruption.watch { await session.client.cancelLogin() }
+/// let interruption = LoginInterruption.watch { await session.cancelLogin() }
 /// defer { interruption.stop() }
 /// ```
 ///

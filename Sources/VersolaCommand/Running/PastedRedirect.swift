@@ -10,7 +10,7 @@ enum PastedRedirect {
     /// - Returns: nil when the login has its redirect (stop reading), else the text to show
     ///   before reading the next line.
     static func deliver(_ pasted: String, to session: Session, json: Bool) async -> String? {
-        switch await session.client.offerRedirect(pasted) {
+        switch await session.offerRedirect(pasted) {
         case nil, .alreadyFinished?:
             return nil
         case .noLoginWaiting?:

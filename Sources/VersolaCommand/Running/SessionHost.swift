@@ -162,7 +162,7 @@ public actor SessionHost {
             profile: location.profile, settings: settings, directories: location.directories, environment: environment,
             passphrase: passphrase)
         let session = try Session(
-            configuration: SessionConfiguration(client: settings.clientConfiguration, profile: location.profile),
+            configuration: SessionConfiguration(client: settings.clientConfiguration),
             store: storage.store, environment: engine, browser: NoBrowser())
         let ready = Task { await session.start() }
         let entry = Entry(session: session, settings: settings, storage: storage, ready: ready)
