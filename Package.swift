@@ -20,8 +20,8 @@ var targets: [Target] = [
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
-    // Test doubles for applications' tests and the engine's own: a manual clock and a seeded
-    // random source (never for production use).
+    // Test doubles for applications' tests and the engine's own: a manual clock, a seeded
+    // random source, a scripted transport and a temporary directory (never for production use).
     .target(name: "VersolaTesting", dependencies: ["VersolaHTTP"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
@@ -80,7 +80,8 @@ var targets: [Target] = [
     .testTarget(
         name: "VersolaCommandTests",
         dependencies: [
-            "VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "CVersolaTestTLS",
+            "VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "VersolaTesting",
+            "CVersolaTestTLS",
         ],
         swiftSettings: strict
     ),

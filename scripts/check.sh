@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The inner loop (`make check`, meant to take under two minutes on an incremental build):
-# builds everything with warnings as errors and runs the unit tests only, leaving out the
-# end-to-end suites that start the command binary, the conformance scenarios, interop,
-# the sanitizer and fuzzing that `make test` runs.
+# checks that no type name is declared in two targets, builds everything with warnings as
+# errors and runs the unit tests only, leaving out the end-to-end suites that start the
+# command binary, the conformance scenarios, interop, the sanitizer and fuzzing that
+# `make test` runs.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 install_deps
+
+echo "== type names (each declared in one target)"
+bash scripts/type-names-check.sh
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 5

@@ -20,6 +20,9 @@ VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools" inst
 echo "== shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh
 
+echo "== type names (each declared in one target)"
+bash scripts/type-names-check.sh
+
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 

@@ -63,15 +63,22 @@ struct EngineRig {
         var providerConfiguration = TestProviderConfiguration()
         providerConfiguration.autoLogin = true
         configure(&providerConfiguration)
-        idp = try await TestIdentityServer.start(
+        let idp = try await TestIdentityServer.start(
             configuration: providerConfiguration, separateResourceServer: separateResourceServer)
+        self.idp = idp
         browser = HeadlessBrowser(follows: browserFollows, starts: browserStarts)
         var configuration = ClientConfiguration(issuer: idp.issuer, clientID: clientID)
         configuration.usesDPoP = false
         configureClient(&configuration)
         let http = RetryingClient(
             transport: CurlTransport(), clock: clock, random: SystemRandomSource(), defaultOptions: configuration.transport)
-        client = try OpenIDClient(configuration: configuration, environment: EngineEnvironment(http: http), browser: browser)
+        do {
+            client = try OpenIDClient(configuration: configuration, environment: EngineEnvironment(http: http), browser: browser)
+        } catch {
+            // No rig to stop comes back: stop the provider here.
+            await idp.stop()
+            throw error
+        }
     }
 
     /// Expects `login()` to fail with this category and cause.

@@ -53,36 +53,37 @@ import VersolaTestIdP
         var rows = ["operation\tfault\tdpop\texpected\tseen\tsession kept\toutcome\tresult"]
         for dpop in [false, true] {
             let rig = try await SessionRig(usesDPoP: dpop, configure: { $0.requireDPoP = dpop })
-            await rig.session.start()
-            try await rig.session.login()
-            for operation in Operation.allCases {
-                for (name, fault) in Self.faults {
-                    if rig.session.state != .authenticated { try await rig.session.login() }
-                    let endpoint = Self.endpoint(operation)
-                    let before = await rig.idp.provider.requests(to: endpoint).count
-                    await rig.idp.provider.arm(TestFaultRule(endpoint, fault))
-                    let outcome = await Self.run(operation, rig: rig)
-                    await rig.idp.provider.clearFaults()
-                    // R8: a Retry-After the operation could not wait out closes the origin until
-                    // then; let that time pass before the next cell.
-                    rig.clock.advance(by: .seconds(2))
-                    var seen = await rig.idp.provider.requests(to: endpoint).count - before
-                    if operation == .codeExchange || operation == .refresh {
-                        let grant = operation == .codeExchange ? "authorization_code" : "refresh_token"
-                        seen = await rig.idp.provider.requests(to: .token).suffix(seen)
-                            .filter { $0.formValue("grant_type") == grant }.count
+            try await withRig(rig) { rig in
+                await rig.session.start()
+                try await rig.session.login()
+                for operation in Operation.allCases {
+                    for (name, fault) in Self.faults {
+                        if rig.session.state != .authenticated { try await rig.session.login() }
+                        let endpoint = Self.endpoint(operation)
+                        let before = await rig.idp.provider.requests(to: endpoint).count
+                        await rig.idp.provider.arm(TestFaultRule(endpoint, fault))
+                        let outcome = await Self.run(operation, rig: rig)
+                        await rig.idp.provider.clearFaults()
+                        // R8: a Retry-After the operation could not wait out closes the origin until
+                        // then; let that time pass before the next cell.
+                        rig.clock.advance(by: .seconds(2))
+                        var seen = await rig.idp.provider.requests(to: endpoint).count - before
+                        if operation == .codeExchange || operation == .refresh {
+                            let grant = operation == .codeExchange ? "authorization_code" : "refresh_token"
+                            seen = await rig.idp.provider.requests(to: .token).suffix(seen)
+                                .filter { $0.formValue("grant_type") == grant }.count
+                        }
+                        let expected = Self.expectedRequests(operation, name)
+                        // Revocation is part of logout, which ends the session on purpose (S9).
+                        let kept = operation == .revocation ? true : rig.session.state == .authenticated
+                        let pass = seen == expected && kept
+                        rows.append(
+                            "\(operation.rawValue)\t\(name)\t\(dpop ? "on" : "off")\t\(expected)\t\(seen)\t\(kept)\t\(outcome)\t\(pass ? "pass" : "FAIL")")
+                        #expect(seen == expected, "\(operation) × \(name) × DPoP \(dpop): \(seen) requests, expected \(expected)")
+                        #expect(kept, "\(operation) × \(name) × DPoP \(dpop): the session was lost")
                     }
-                    let expected = Self.expectedRequests(operation, name)
-                    // Revocation is part of logout, which ends the session on purpose (S9).
-                    let kept = operation == .revocation ? true : rig.session.state == .authenticated
-                    let pass = seen == expected && kept
-                    rows.append(
-                        "\(operation.rawValue)\t\(name)\t\(dpop ? "on" : "off")\t\(expected)\t\(seen)\t\(kept)\t\(outcome)\t\(pass ? "pass" : "FAIL")")
-                    #expect(seen == expected, "\(operation) × \(name) × DPoP \(dpop): \(seen) requests, expected \(expected)")
-                    #expect(kept, "\(operation) × \(name) × DPoP \(dpop): the session was lost")
                 }
             }
-            await rig.stop()
         }
         let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/fault-matrix.tsv")

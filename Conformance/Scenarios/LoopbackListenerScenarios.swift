@@ -9,19 +9,34 @@ import VersolaTestIdP
 @Suite(.serialized) struct LoopbackListenerScenarios {
     /// A login waiting on its listener, and the genuine final redirect the person's browser
     /// would deliver (taken without delivering it).
-    private struct WaitingLogin {
+    private struct WaitingLogin: ScenarioRig {
         let rig: EngineRig
         let login: Task<Grant, any Error>
         let redirect: URL
 
+        /// Starts the rig and the login; when the redirect cannot be taken, stops both again.
         init() async throws {
-            rig = try await EngineRig(browserFollows: false)
+            let rig = try await EngineRig(browserFollows: false)
             let client = rig.client
-            login = Task { try await client.login() }
-            while rig.browser.opened.isEmpty { await Task.yield() }
-            let url = try #require(rig.browser.opened.first)
-            let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
-            redirect = try #require(landing.visited.last.flatMap(URL.init(string:)))
+            let login = Task { try await client.login() }
+            do {
+                while rig.browser.opened.isEmpty { await Task.yield() }
+                let url = try #require(rig.browser.opened.first)
+                let landing = try await HeadlessUserAgent(transport: StopAtLoopback()).complete(authorizationURL: url)
+                redirect = try #require(landing.visited.last.flatMap(URL.init(string:)))
+            } catch {
+                login.cancel()
+                await rig.stop()
+                throw error
+            }
+            self.rig = rig
+            self.login = login
+        }
+
+        /// Cancels the login when it still waits, then stops the rig (its provider).
+        func stop() async {
+            login.cancel()
+            await rig.stop()
         }
 
         var port: UInt16 { UInt16(redirect.port ?? 0) }
@@ -43,62 +58,66 @@ import VersolaTestIdP
     @Test("L6 A4: forged-state and bare-error requests leave the listener waiting; the genuine redirect completes the login")
     func forgedRequestsThenGenuine() async throws {
         let waiting = try await WaitingLogin()
-        let forged = await LoopbackProbe.get(
-            port: waiting.port, target: "/callback?code=forged-code&state=forged-state", host: waiting.host)
-        #expect(forged?.status == 400)
-        let bareError = await LoopbackProbe.get(port: waiting.port, target: "/callback?error=access_denied", host: waiting.host)
-        #expect(bareError?.status == 400)
-        let noState = await LoopbackProbe.get(port: waiting.port, target: "/callback?code=c", host: waiting.host)
-        #expect(noState?.status == 400)
-        let status = await waiting.deliverGenuine()
-        #expect(status == 200)
-        let grant = try await waiting.outcome(delivered: status == 200).get()
-        #expect(grant.claims.subject == TestUser().subject)
-        #expect(await waiting.rig.idp.provider.requests(to: .token).count == 1, "only the genuine code was exchanged")
-        await waiting.rig.stop()
+        try await withRig(waiting) { waiting in
+            let forged = await LoopbackProbe.get(
+                port: waiting.port, target: "/callback?code=forged-code&state=forged-state", host: waiting.host)
+            #expect(forged?.status == 400)
+            let bareError = await LoopbackProbe.get(port: waiting.port, target: "/callback?error=access_denied", host: waiting.host)
+            #expect(bareError?.status == 400)
+            let noState = await LoopbackProbe.get(port: waiting.port, target: "/callback?code=c", host: waiting.host)
+            #expect(noState?.status == 400)
+            let status = await waiting.deliverGenuine()
+            #expect(status == 200)
+            let grant = try await waiting.outcome(delivered: status == 200).get()
+            #expect(grant.claims.subject == TestUser().subject)
+            #expect(await waiting.rig.idp.provider.requests(to: .token).count == 1, "only the genuine code was exchanged")
+        }
     }
 
     @Test("L6 A4: the genuine redirect gets through while 256 idle or slow connections are open")
     func manySlowConnections() async throws {
         let waiting = try await WaitingLogin()
-        let held = await LoopbackProbe.holdOpen(port: waiting.port, count: 256)
-        defer { LoopbackProbe.closeAll(held) }
-        #expect(held.count == 256)
-        let started = ContinuousClock.now
-        let status = await waiting.deliverGenuine()
-        #expect(status == 200)
-        let result = await waiting.outcome(delivered: status == 200)
-        let elapsed = ContinuousClock.now - started
-        #expect(try result.get().claims.subject == TestUser().subject)
-        // A generous bound, not a timing measurement: without room for it, the redirect never arrives.
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
-        await waiting.rig.stop()
+        try await withRig(waiting) { waiting throws in
+            let held = await LoopbackProbe.holdOpen(port: waiting.port, count: 256)
+            defer { LoopbackProbe.closeAll(held) }
+            #expect(held.count == 256)
+            let started = ContinuousClock.now
+            let status = await waiting.deliverGenuine()
+            #expect(status == 200)
+            let result = await waiting.outcome(delivered: status == 200)
+            let elapsed = ContinuousClock.now - started
+            #expect(try result.get().claims.subject == TestUser().subject)
+            // A generous bound, not a timing measurement: without room for it, the redirect never arrives.
+            #expect(elapsed < .seconds(5), "took \(elapsed)")
+        }
     }
 
     @Test("L6: a request with another Host (DNS rebinding) is refused and the login keeps waiting")
     func wrongHost() async throws {
         let waiting = try await WaitingLogin()
-        for host in ["attacker.example:\(waiting.port)", "attacker.example", "localhost:\(waiting.port)"] {
-            let rebound = await LoopbackProbe.get(port: waiting.port, target: waiting.genuineTarget, host: host)
-            #expect(rebound?.status == 421, "Host \(host)")
-            #expect(rebound?.head.lowercased().contains("x-frame-options: deny") == true)
+        try await withRig(waiting) { waiting in
+            for host in ["attacker.example:\(waiting.port)", "attacker.example", "localhost:\(waiting.port)"] {
+                let rebound = await LoopbackProbe.get(port: waiting.port, target: waiting.genuineTarget, host: host)
+                #expect(rebound?.status == 421, "Host \(host)")
+                #expect(rebound?.head.lowercased().contains("x-frame-options: deny") == true)
+            }
+            let status = await waiting.deliverGenuine()
+            #expect(status == 200, "the genuine code was not spent by the refused requests")
+            _ = try await waiting.outcome(delivered: status == 200).get()
         }
-        let status = await waiting.deliverGenuine()
-        #expect(status == 200, "the genuine code was not spent by the refused requests")
-        _ = try await waiting.outcome(delivered: status == 200).get()
-        await waiting.rig.stop()
     }
 
     @Test("L6 L2: a pasted redirect of another sign-in is refused with a reason and the login keeps waiting")
     func mismatchedPaste() async throws {
         let waiting = try await WaitingLogin()
-        let client = waiting.rig.client
-        let other = "http://\(waiting.host)/callback?code=someone-else&state=another"
-        #expect(await client.offerRedirect(other) == .otherRequest)
-        #expect(await client.offerRedirect("http://\(waiting.host)/callback?error=access_denied") == .otherRequest)
-        #expect(await client.offerRedirect(waiting.redirect.absoluteString) == nil)
-        _ = try await waiting.outcome(delivered: true).get()
-        #expect(await client.offerRedirect(waiting.redirect.absoluteString) == .noLoginWaiting)
-        await waiting.rig.stop()
+        try await withRig(waiting) { waiting in
+            let client = waiting.rig.client
+            let other = "http://\(waiting.host)/callback?code=someone-else&state=another"
+            #expect(await client.offerRedirect(other) == .otherRequest)
+            #expect(await client.offerRedirect("http://\(waiting.host)/callback?error=access_denied") == .otherRequest)
+            #expect(await client.offerRedirect(waiting.redirect.absoluteString) == nil)
+            _ = try await waiting.outcome(delivered: true).get()
+            #expect(await client.offerRedirect(waiting.redirect.absoluteString) == .noLoginWaiting)
+        }
     }
 }

@@ -253,41 +253,42 @@ final class FailingWritesStore: SessionStore {
     @Test("P1 E1: a pending request that cannot be stored fails the login before any browser opens")
     func pendingWriteFailure() async throws {
         let rig = try await SessionRig()
-        let store = FailingWritesStore(rig.storage.store)
-        let session = try Self.session(rig, store: store)
-        await session.start()
-        store.failSaves(count: 1)
-        do {
-            try await session.login()
-            Issue.record("a login whose pending request was not stored went on")
-        } catch {
-            guard case .recoverable(.storageUnavailable) = error else {
-                Issue.record("expected storageUnavailable, got \(error)")
-                await rig.stop()
-                return
+        try await withRig(rig) { rig in
+            let store = FailingWritesStore(rig.storage.store)
+            let session = try Self.session(rig, store: store)
+            await session.start()
+            store.failSaves(count: 1)
+            do throws(VersolaError) {
+                try await session.login()
+                Issue.record("a login whose pending request was not stored went on")
+            } catch {
+                guard case .recoverable(.storageUnavailable) = error else {
+                    Issue.record("expected storageUnavailable, got \(error)")
+                    return
+                }
             }
+            #expect(rig.browser.opened.isEmpty, "no browser opened")
+            #expect(session.state == .unauthenticated)
         }
-        #expect(rig.browser.opened.isEmpty, "no browser opened")
-        #expect(session.state == .unauthenticated)
-        await rig.stop()
     }
 
     @Test("E9 S13: a record that no longer decrypts is named as the cause in the status and in the error, not a bare signed-out")
     func undecryptableRecordIsNamed() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        // The data key is lost: a new key file.
-        let keyFile = rig.directories.stateHome.appendingPathComponent("versola/key").path
-        #expect(FileManager.default.fileExists(atPath: keyFile))
-        try FileManager.default.removeItem(atPath: keyFile)
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .unauthenticated)
-        let problem = try #require(restarted.storageProblem)
-        #expect(problem.contains(rig.storage.store.recordFile.path), "\(problem)")
-        await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) { try await restarted.accessToken() }
-        #expect(FileManager.default.fileExists(atPath: rig.storage.store.recordFile.path), "the record is kept")
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            // The data key is lost: a new key file.
+            let keyFile = rig.directories.stateHome.appendingPathComponent("versola/key").path
+            #expect(FileManager.default.fileExists(atPath: keyFile))
+            try FileManager.default.removeItem(atPath: keyFile)
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .unauthenticated)
+            let problem = try #require(restarted.storageProblem)
+            #expect(problem.contains(rig.storage.store.recordFile.path), "\(problem)")
+            await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) { try await restarted.accessToken() }
+            #expect(FileManager.default.fileExists(atPath: rig.storage.store.recordFile.path), "the record is kept")
+        }
     }
 }

@@ -24,51 +24,55 @@ import VersolaTestIdP
                 $0.advertiseDPoP = false
                 $0.advertisePushedAuthorizationRequests = false
             }, configureClient: { $0.dpop = .auto })
-        #expect(ClientConfiguration(issuer: "https://id.example", clientID: "x").dpop == .auto, "the default")
-        #expect(try await rig.client.resolvedDPoP() == false)
-        let grant = try await rig.client.login()
-        #expect(grant.tokenType == .bearer)
-        #expect(grant.dpopKey == nil)
-        #expect(try await Self.authorizationQuery(rig)["dpop_jkt"] == nil)
-        let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
-        #expect(exchange.headers["DPoP"] == nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            #expect(ClientConfiguration(issuer: "https://id.example", clientID: "x").dpop == .auto, "the default")
+            #expect(try await rig.client.resolvedDPoP() == false)
+            let grant = try await rig.client.login()
+            #expect(grant.tokenType == .bearer)
+            #expect(grant.dpopKey == nil)
+            #expect(try await Self.authorizationQuery(rig)["dpop_jkt"] == nil)
+            let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
+            #expect(exchange.headers["DPoP"] == nil)
+        }
     }
 
     @Test("A11: in auto mode a provider advertising ES256 proofs gets a DPoP-bound login")
     func autoWithAdvertisement() async throws {
         let rig = try await EngineRig(configureClient: { $0.dpop = .auto })
-        #expect(try await rig.client.resolvedDPoP())
-        let grant = try await rig.client.login()
-        #expect(grant.tokenType == .dpop)
-        #expect(grant.dpopKey != nil)
-        let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
-        #expect(exchange.headers["DPoP"] != nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            #expect(try await rig.client.resolvedDPoP())
+            let grant = try await rig.client.login()
+            #expect(grant.tokenType == .dpop)
+            #expect(grant.dpopKey != nil)
+            let exchange = try #require(await rig.idp.provider.requests(to: .token).first)
+            #expect(exchange.headers["DPoP"] != nil)
+        }
     }
 
     @Test("A11 D5: in require mode a provider without DPoP metadata is refused before the browser, naming --dpop")
     func requireWithoutAdvertisement() async throws {
         let rig = try await EngineRig(configure: { $0.advertiseDPoP = false }, configureClient: { $0.dpop = .require })
-        await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
-        do {
-            _ = try await rig.client.login()
-        } catch {
-            #expect(error.description.contains("--dpop off"), "\(error)")
+        try await withRig(rig) { rig in
+            await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
+            do throws(VersolaError) {
+                _ = try await rig.client.login()
+            } catch {
+                #expect(error.description.contains("--dpop off"), "\(error)")
+            }
+            #expect(rig.browser.opened.isEmpty)
+            #expect(await rig.idp.provider.requests(to: .token).isEmpty)
         }
-        #expect(rig.browser.opened.isEmpty)
-        #expect(await rig.idp.provider.requests(to: .token).isEmpty)
-        await rig.stop()
     }
 
     @Test("A11: in off mode DPoP is never used, even when the provider advertises it")
     func offIgnoresAdvertisement() async throws {
         let rig = try await EngineRig(configureClient: { $0.dpop = .off })
-        #expect(try await rig.client.resolvedDPoP() == false)
-        let grant = try await rig.client.login()
-        #expect(grant.tokenType == .bearer)
-        #expect(await rig.idp.provider.requests().allSatisfy { $0.headers["DPoP"] == nil })
-        await rig.stop()
+        try await withRig(rig) { rig in
+            #expect(try await rig.client.resolvedDPoP() == false)
+            let grant = try await rig.client.login()
+            #expect(grant.tokenType == .bearer)
+            #expect(await rig.idp.provider.requests().allSatisfy { $0.headers["DPoP"] == nil })
+        }
     }
 
     // MARK: A12
@@ -80,11 +84,12 @@ import VersolaTestIdP
                 $0.advertiseOfflineAccess = false
                 $0.advertisePushedAuthorizationRequests = false
             }, configureClient: { $0.scopes = ["openid", "profile", "offline_access"] })
-        _ = try await rig.client.login()
-        let query = try await Self.authorizationQuery(rig)
-        #expect(query["scope"] == "openid profile")
-        #expect(query["prompt"] == nil)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            _ = try await rig.client.login()
+            let query = try await Self.authorizationQuery(rig)
+            #expect(query["scope"] == "openid profile")
+            #expect(query["prompt"] == nil)
+        }
     }
 
     @Test("A12: a provider demanding prompt=consent with offline_access (pyoidc) completes the default login")
@@ -94,31 +99,33 @@ import VersolaTestIdP
                 $0.requireConsentForOfflineAccess = true
                 $0.advertisePushedAuthorizationRequests = false
             })
-        let grant = try await rig.client.login()
-        #expect(grant.refreshToken != nil)
-        let query = try await Self.authorizationQuery(rig)
-        #expect(query["scope"] == "openid offline_access")
-        #expect(query["prompt"] == "consent")
-        await rig.stop()
+        try await withRig(rig) { rig in
+            let grant = try await rig.client.login()
+            #expect(grant.refreshToken != nil)
+            let query = try await Self.authorizationQuery(rig)
+            #expect(query["scope"] == "openid offline_access")
+            #expect(query["prompt"] == "consent")
+        }
     }
 
     @Test("A12: with PAR too, offline_access goes with prompt=consent; a caller's own prompt is sent unchanged")
     func consentPushedAndCallerPrompt() async throws {
         let rig = try await EngineRig(configure: { $0.requireConsentForOfflineAccess = true })
-        _ = try await rig.client.login()
-        let push = try #require(await rig.idp.provider.requests(to: .par).first)
-        #expect(push.formValue("prompt") == "consent")
-        #expect(push.formValue("scope") == "openid offline_access")
-        // The caller's prompt wins; this provider then refuses, and says why (E14).
-        do {
-            _ = try await rig.client.login(AuthorizationParameters(prompt: "login"))
-            Issue.record("the provider accepted offline_access without consent")
-        } catch {
-            #expect(error.cause == "authorizationRejected")
-            #expect(error.providerError?.errorDescription == "consent in prompt")
+        try await withRig(rig) { rig in
+            _ = try await rig.client.login()
+            let push = try #require(await rig.idp.provider.requests(to: .par).first)
+            #expect(push.formValue("prompt") == "consent")
+            #expect(push.formValue("scope") == "openid offline_access")
+            // The caller's prompt wins; this provider then refuses, and says why (E14).
+            do throws(VersolaError) {
+                _ = try await rig.client.login(AuthorizationParameters(prompt: "login"))
+                Issue.record("the provider accepted offline_access without consent")
+            } catch {
+                #expect(error.cause == "authorizationRejected")
+                #expect(error.providerError?.errorDescription == "consent in prompt")
+            }
+            #expect(try #require(await rig.idp.provider.requests(to: .par).last).formValue("prompt") == "login")
         }
-        #expect(try #require(await rig.idp.provider.requests(to: .par).last).formValue("prompt") == "login")
-        await rig.stop()
     }
 
     // MARK: A13
@@ -126,23 +133,26 @@ import VersolaTestIdP
     @Test("A13: a provider whose response_types_supported lacks code is refused before any browser opens")
     func noCodeResponseType() async throws {
         let rig = try await EngineRig(configure: { $0.responseTypesSupported = ["id_token", "id_token token"] })
-        await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
-        #expect(rig.browser.opened.isEmpty)
-        #expect(await rig.idp.provider.requests(to: .authorize).isEmpty)
-        #expect(await rig.idp.provider.requests(to: .par).isEmpty)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
+            #expect(rig.browser.opened.isEmpty)
+            #expect(await rig.idp.provider.requests(to: .authorize).isEmpty)
+            #expect(await rig.idp.provider.requests(to: .par).isEmpty)
+        }
     }
 
     @Test("A13 A2: a provider whose published PKCE methods lack S256 is refused before any browser opens")
     func noS256() async throws {
         let rig = try await EngineRig(configure: { $0.codeChallengeMethodsSupported = ["plain"] })
-        await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
-        #expect(rig.browser.opened.isEmpty)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.expectFailure(category: "configuration", cause: "providerUnsupported")
+            #expect(rig.browser.opened.isEmpty)
+        }
         // Not published at all: the login goes ahead with S256.
         let silent = try await EngineRig(configure: { $0.codeChallengeMethodsSupported = nil })
-        _ = try await silent.client.login()
-        await silent.stop()
+        try await withRig(silent) { silent in
+            _ = try await silent.client.login()
+        }
     }
 
     // MARK: E14
@@ -150,18 +160,19 @@ import VersolaTestIdP
     @Test("E14: a token endpoint's invalid_request keeps its error_description, control characters stripped")
     func tokenInvalidRequestDescription() async throws {
         let rig = try await EngineRig()
-        let body = #"{"error":"invalid_request","error_description":"Expected DPoP header,\u001b[2J none found"}"#
-        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
-        do {
-            _ = try await rig.client.login()
-            Issue.record("the refused exchange succeeded")
-        } catch {
-            #expect(error.cause == "invalidConfiguration")
-            #expect(error.providerError?.code == "invalid_request")
-            #expect(error.providerError?.errorDescription == "Expected DPoP header, [2J none found")
-            #expect(!error.description.contains("\u{1B}"))
+        try await withRig(rig) { rig in
+            let body = #"{"error":"invalid_request","error_description":"Expected DPoP header,\u001b[2J none found"}"#
+            await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
+            do throws(VersolaError) {
+                _ = try await rig.client.login()
+                Issue.record("the refused exchange succeeded")
+            } catch {
+                #expect(error.cause == "invalidConfiguration")
+                #expect(error.providerError?.code == "invalid_request")
+                #expect(error.providerError?.errorDescription == "Expected DPoP header, [2J none found")
+                #expect(!error.description.contains("\u{1B}"))
+            }
         }
-        await rig.stop()
     }
 
     @Test("E14: a provider's authorization error keeps its description on authorizationRejected")
@@ -171,15 +182,16 @@ import VersolaTestIdP
                 $0.requireConsentForOfflineAccess = true
                 $0.advertisePushedAuthorizationRequests = false
             })
-        do {
-            _ = try await rig.client.login(AuthorizationParameters(prompt: "login"))
-            Issue.record("the refused authorization succeeded")
-        } catch {
-            #expect(error.category == "configuration")
-            #expect(error.providerError?.description == "invalid_request: consent in prompt")
+        try await withRig(rig) { rig in
+            do throws(VersolaError) {
+                _ = try await rig.client.login(AuthorizationParameters(prompt: "login"))
+                Issue.record("the refused authorization succeeded")
+            } catch {
+                #expect(error.category == "configuration")
+                #expect(error.providerError?.description == "invalid_request: consent in prompt")
+            }
+            #expect(await rig.idp.provider.requests(to: .token).isEmpty)
         }
-        #expect(await rig.idp.provider.requests(to: .token).isEmpty)
-        await rig.stop()
     }
 
     // MARK: UserInfo per RFC 6750
@@ -187,47 +199,50 @@ import VersolaTestIdP
     @Test("E10 E14: UserInfo answering 401 invalid_token gets one refresh and one replay")
     func userInfoInvalidToken() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        await rig.idp.provider.arm(TestFaultRule(.userinfo, .bearerError(code: "invalid_token", description: "revoked")))
-        let info = try await rig.session.userInfo()
-        #expect(info.subject == TestUser().subject)
-        #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
-        #expect(await rig.idp.provider.requests(to: .userinfo).count == 2)
-        await rig.stop()
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            await rig.idp.provider.arm(TestFaultRule(.userinfo, .bearerError(code: "invalid_token", description: "revoked")))
+            let info = try await rig.session.userInfo()
+            #expect(info.subject == TestUser().subject)
+            #expect(await rig.tokenRequests(grant: "refresh_token") == 1)
+            #expect(await rig.idp.provider.requests(to: .userinfo).count == 2)
+        }
     }
 
     @Test("E14: UserInfo answering 403 insufficient_scope is a configuration error with the provider's words")
     func userInfoInsufficientScope() async throws {
         let rig = try await EngineRig()
-        let grant = try await rig.client.login()
-        await rig.idp.provider.arm(
-            TestFaultRule(.userinfo, .bearerError(code: "insufficient_scope", description: "needs profile")))
-        do {
-            _ = try await rig.client.userInfo(grant)
-            Issue.record("a refused UserInfo succeeded")
-        } catch {
-            #expect(error.category == "configuration")
-            #expect(error.providerError?.description == "insufficient_scope: needs profile")
-            #expect(error.description.contains("--scope"))
+        try await withRig(rig) { rig in
+            let grant = try await rig.client.login()
+            await rig.idp.provider.arm(
+                TestFaultRule(.userinfo, .bearerError(code: "insufficient_scope", description: "needs profile")))
+            do throws(VersolaError) {
+                _ = try await rig.client.userInfo(grant)
+                Issue.record("a refused UserInfo succeeded")
+            } catch {
+                #expect(error.category == "configuration")
+                #expect(error.providerError?.description == "insufficient_scope: needs profile")
+                #expect(error.description.contains("--scope"))
+            }
+            #expect(await rig.idp.provider.requests(to: .userinfo).count == 1, "not repeated")
         }
-        #expect(await rig.idp.provider.requests(to: .userinfo).count == 1, "not repeated")
-        await rig.stop()
     }
 
     @Test("E14: UserInfo answering 400 invalid_request is read by the code table, with the error kept")
     func userInfoInvalidRequest() async throws {
         let rig = try await EngineRig()
-        let grant = try await rig.client.login()
-        await rig.idp.provider.arm(
-            TestFaultRule(.userinfo, .bearerError(code: "invalid_request", description: "duplicate token")))
-        do {
-            _ = try await rig.client.userInfo(grant)
-            Issue.record("a refused UserInfo succeeded")
-        } catch {
-            #expect(error.cause == "invalidConfiguration")
-            #expect(error.providerError?.description == "invalid_request: duplicate token")
+        try await withRig(rig) { rig in
+            let grant = try await rig.client.login()
+            await rig.idp.provider.arm(
+                TestFaultRule(.userinfo, .bearerError(code: "invalid_request", description: "duplicate token")))
+            do throws(VersolaError) {
+                _ = try await rig.client.userInfo(grant)
+                Issue.record("a refused UserInfo succeeded")
+            } catch {
+                #expect(error.cause == "invalidConfiguration")
+                #expect(error.providerError?.description == "invalid_request: duplicate token")
+            }
         }
-        await rig.stop()
     }
 }

@@ -110,22 +110,22 @@ import VersolaTestIdP
     @Test("E9: a refresh refused with any other invalid_request stays a configuration error and keeps the session")
     func otherInvalidRequestOnRefresh() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        let body = #"{"error":"invalid_request","error_description":"Expected DPoP header, none found"}"#
-        await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
-        do {
-            _ = try await rig.session.accessToken(forceRefresh: true)
-            Issue.record("a refused refresh succeeded")
-        } catch {
-            guard case .configuration = error else {
-                Issue.record("expected a configuration error, got \(error)")
-                await rig.stop()
-                return
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            let body = #"{"error":"invalid_request","error_description":"Expected DPoP header, none found"}"#
+            await rig.idp.provider.arm(TestFaultRule(.token, .respond(status: 400, body: body)))
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken(forceRefresh: true)
+                Issue.record("a refused refresh succeeded")
+            } catch {
+                guard case .configuration = error else {
+                    Issue.record("expected a configuration error, got \(error)")
+                    return
+                }
             }
+            #expect(rig.session.state != .unauthenticated)
         }
-        #expect(rig.session.state != .unauthenticated)
-        await rig.stop()
     }
 
     @Test("A9: a revocation answered 401 is sent once more, authenticated with the grant's access token")

@@ -19,3 +19,4 @@ func withRig<Rig: ScenarioRig>(_ rig: Rig, _ body: (Rig) async throws -> Void) a
     await rig.stop()
 }
 extension CrashScenarios.Rig: ScenarioRig {}
+extension TransportScenarios.Rig: ScenarioRig {}

@@ -26,7 +26,8 @@ struct SessionRig {
         configure(&providerConfiguration)
         // The provider reads the same wall clock as the engine, so moving time moves both.
         let clock = clock
-        idp = try await TestIdentityServer.start(configuration: providerConfiguration, now: { clock.wallClockNow })
+        let idp = try await TestIdentityServer.start(configuration: providerConfiguration, now: { clock.wallClockNow })
+        self.idp = idp
         root = FileManager.default.temporaryDirectory.appendingPathComponent("versola-scenario-\(UUID().uuidString)")
         directories = XDGDirectories(
             stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config"))
@@ -34,8 +35,15 @@ struct SessionRig {
         client.usesDPoP = usesDPoP
         configuration = SessionConfiguration(client: client)
         browser = HeadlessBrowser(follows: browserFollows, starts: true)
-        storage = try SessionStorage(profile: profile, keySource: .keyFile, directories: directories)
-        session = try Self.makeSession(configuration: configuration, storage: storage, clock: clock, browser: browser)
+        do {
+            storage = try SessionStorage(profile: profile, keySource: .keyFile, directories: directories)
+            session = try Self.makeSession(configuration: configuration, storage: storage, clock: clock, browser: browser)
+        } catch {
+            // No rig to stop comes back: stop the provider here.
+            await idp.stop()
+            try? FileManager.default.removeItem(at: root)
+            throw error
+        }
     }
 
     static func makeSession(
@@ -296,18 +304,19 @@ final class StateLog: Sendable {
     @Test("P3 T5: a stored refresh token restores authenticated with the user, offline, from disk alone")
     func restoreFromDisk() async throws {
         let rig = try await SessionRig()
-        await rig.session.start()
-        try await rig.session.login()
-        await rig.idp.stop()
-        let restarted = try rig.restarted()
-        await restarted.start()
-        #expect(restarted.state == .authenticated)
-        #expect(restarted.user?.subject == TestUser().subject)
-        // T5: a network failure never signs out.
-        let thrown2 = await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
-        #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
-        #expect(restarted.state == .authenticated)
-        try? FileManager.default.removeItem(at: rig.root)
+        try await withRig(rig) { rig in
+            await rig.session.start()
+            try await rig.session.login()
+            await rig.idp.stop()
+            let restarted = try rig.restarted()
+            await restarted.start()
+            #expect(restarted.state == .authenticated)
+            #expect(restarted.user?.subject == TestUser().subject)
+            // T5: a network failure never signs out.
+            let thrown2 = await #expect(throws: VersolaError.self) { _ = try await restarted.accessToken() }
+            #expect(thrown2?.category == "recoverable" && thrown2?.cause == "network", "got \(String(describing: thrown2))")
+            #expect(restarted.state == .authenticated)
+        }
     }
 
     @Test("P9 S4: a failed re-login over a live session leaves the stored record exactly as it was")

@@ -28,42 +28,43 @@ import VersolaTestIdP
         var rows = ["operation\tfault\tdpop\texpected\tseen\tsession kept\toutcome\tresult"]
         for dpop in [false, true] {
             let rig = try await SessionRig(usesDPoP: dpop, configure: { $0.requireDPoP = dpop })
-            let store = FailingWritesStore(rig.storage.store)
-            let session = try OneTruthScenarios.session(rig, store: store)
-            await session.start()
-            try await session.login()
-            for operation in Operation.allCases {
-                for (name, code) in Self.faults {
-                    if session.state != .authenticated { try await session.login() }
-                    let endpoint = FaultMatrixScenarios.endpoint(operation)
-                    let before = await rig.idp.provider.requests(to: endpoint).count
-                    let stored = try await store.load()
-                    store.failSaves(count: 1000, code: code)
-                    let outcome = await FaultMatrixScenarios.run(operation, session: session, rig: rig)
-                    store.failSaves(count: 0)
-                    var seen = await rig.idp.provider.requests(to: endpoint).count - before
-                    if operation == .codeExchange || operation == .refresh {
-                        let grant = operation == .codeExchange ? "authorization_code" : "refresh_token"
-                        seen = await rig.idp.provider.requests(to: .token).suffix(seen)
-                            .filter { $0.formValue("grant_type") == grant }.count
+            try await withRig(rig) { rig in
+                let store = FailingWritesStore(rig.storage.store)
+                let session = try OneTruthScenarios.session(rig, store: store)
+                await session.start()
+                try await session.login()
+                for operation in Operation.allCases {
+                    for (name, code) in Self.faults {
+                        if session.state != .authenticated { try await session.login() }
+                        let endpoint = FaultMatrixScenarios.endpoint(operation)
+                        let before = await rig.idp.provider.requests(to: endpoint).count
+                        let stored = try await store.load()
+                        store.failSaves(count: 1000, code: code)
+                        let outcome = await FaultMatrixScenarios.run(operation, session: session, rig: rig)
+                        store.failSaves(count: 0)
+                        var seen = await rig.idp.provider.requests(to: endpoint).count - before
+                        if operation == .codeExchange || operation == .refresh {
+                            let grant = operation == .codeExchange ? "authorization_code" : "refresh_token"
+                            seen = await rig.idp.provider.requests(to: .token).suffix(seen)
+                                .filter { $0.formValue("grant_type") == grant }.count
+                        }
+                        let expected = Self.expectedRequests(operation)
+                        // Logout ends the session on purpose (S9); every other operation keeps it,
+                        // on disk exactly as it was.
+                        let onDisk = try await store.load()?.refreshToken
+                        let kept =
+                            operation == .revocation
+                            ? session.state == .unauthenticated
+                            : session.state == .authenticated && onDisk == stored?.refreshToken
+                        let pass = seen == expected && kept
+                        rows.append(
+                            "\(operation.rawValue)\tstorage \(name)\t\(dpop ? "on" : "off")\t\(expected)\t\(seen)\t\(kept)\t\(outcome)\t\(pass ? "pass" : "FAIL")")
+                        #expect(seen == expected, "\(operation) × \(name) × DPoP \(dpop): \(seen) requests, expected \(expected)")
+                        #expect(kept, "\(operation) × \(name) × DPoP \(dpop): the session was not kept")
+                        if operation == .revocation { try? await store.wipe() }
                     }
-                    let expected = Self.expectedRequests(operation)
-                    // Logout ends the session on purpose (S9); every other operation keeps it,
-                    // on disk exactly as it was.
-                    let onDisk = try await store.load()?.refreshToken
-                    let kept =
-                        operation == .revocation
-                        ? session.state == .unauthenticated
-                        : session.state == .authenticated && onDisk == stored?.refreshToken
-                    let pass = seen == expected && kept
-                    rows.append(
-                        "\(operation.rawValue)\tstorage \(name)\t\(dpop ? "on" : "off")\t\(expected)\t\(seen)\t\(kept)\t\(outcome)\t\(pass ? "pass" : "FAIL")")
-                    #expect(seen == expected, "\(operation) × \(name) × DPoP \(dpop): \(seen) requests, expected \(expected)")
-                    #expect(kept, "\(operation) × \(name) × DPoP \(dpop): the session was not kept")
-                    if operation == .revocation { try? await store.wipe() }
                 }
             }
-            await rig.stop()
         }
         let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/fault-matrix-storage.tsv")
@@ -77,36 +78,36 @@ import VersolaTestIdP
             return
         }
         let rig = try await SessionRig()
-        let mountPoint = rig.directories.stateHome.path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        guard Self.shell("mount -t tmpfs -o size=64k,mode=0700 tmpfs '\(mountPoint)'") == 0 else {
-            print("skipped: tmpfs could not be mounted here")
-            await rig.stop()
-            return
-        }
-        defer { _ = Self.shell("umount -l '\(mountPoint)'") }
-        await rig.session.start()
-        try await rig.session.login()
-        let spent = try await rig.storage.store.load()?.refreshToken
-        // Fill the file system to the last byte, leaving the record where it is.
-        let filler = mountPoint + "/filler"
-        _ = Self.shell("dd if=/dev/zero of='\(filler)' bs=1k count=128 2>/dev/null")
-        var outcome = "ok"
-        do {
+        try await withRig(rig) { rig in
+            let mountPoint = rig.directories.stateHome.path
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+            guard Self.shell("mount -t tmpfs -o size=64k,mode=0700 tmpfs '\(mountPoint)'") == 0 else {
+                print("skipped: tmpfs could not be mounted here")
+                return
+            }
+            defer { _ = Self.shell("umount -l '\(mountPoint)'") }
+            await rig.session.start()
+            try await rig.session.login()
+            let spent = try await rig.storage.store.load()?.refreshToken
+            // Fill the file system to the last byte, leaving the record where it is.
+            let filler = mountPoint + "/filler"
+            _ = Self.shell("dd if=/dev/zero of='\(filler)' bs=1k count=128 2>/dev/null")
+            var outcome = "ok"
+            do throws(VersolaError) {
+                _ = try await rig.session.accessToken(forceRefresh: true)
+            } catch {
+                outcome = "\(error.category).\(error.cause)"
+            }
+            #expect(outcome == "ok" || outcome == "recoverable.storageUnavailable", "\(outcome)")
+            #expect(rig.session.state == .authenticated)
+            unlink(filler)
+            // Room again: the held record (or the refresh, if nothing was spent) reaches the disk.
+            rig.clock.manual.advance(by: .seconds(3))
             _ = try await rig.session.accessToken(forceRefresh: true)
-        } catch {
-            outcome = "\(error.category).\(error.cause)"
+            let stored = try await rig.storage.store.load()?.refreshToken
+            #expect(stored != nil && stored != spent)
+            #expect(await rig.idp.provider.revokedFamilyCount == 0, "no refresh token was ever presented twice")
         }
-        #expect(outcome == "ok" || outcome == "recoverable.storageUnavailable", "\(outcome)")
-        #expect(rig.session.state == .authenticated)
-        unlink(filler)
-        // Room again: the held record (or the refresh, if nothing was spent) reaches the disk.
-        rig.clock.manual.advance(by: .seconds(3))
-        _ = try await rig.session.accessToken(forceRefresh: true)
-        let stored = try await rig.storage.store.load()?.refreshToken
-        #expect(stored != nil && stored != spent)
-        #expect(await rig.idp.provider.revokedFamilyCount == 0, "no refresh token was ever presented twice")
-        await rig.stop()
     }
 
     @discardableResult

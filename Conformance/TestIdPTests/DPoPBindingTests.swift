@@ -9,11 +9,11 @@ import VersolaTestIdP
     // D4: a front-channel dpop_jkt binds the code to that key.
     @Test func codeBoundByDPoPJKTNeedsThatKey() async throws {
         try await withProvider { idp in
-            let keyA = try DPoPKey()
+            let keyA = try ClientDPoPKey()
             var request = AuthorizationRequest()
             request.extra = [("dpop_jkt", keyA.thumbprint)]
 
-            let other = await idp.exchange(code: try await idp.code(for: request), for: request, dpop: try idp.tokenProof(try DPoPKey()))
+            let other = await idp.exchange(code: try await idp.code(for: request), for: request, dpop: try idp.tokenProof(try ClientDPoPKey()))
             #expect(other.status == 400)
             #expect(other.oauthError == "invalid_grant")
 
@@ -29,21 +29,21 @@ import VersolaTestIdP
 
     @Test func resourceRefusesAProofByAnotherKey() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
-            let answer = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: try DPoPKey())
+            let answer = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: try ClientDPoPKey())
             #expect(answer.status == 401)
             let challenge = try #require(AuthenticateChallenge(answer.header("WWW-Authenticate")))
             #expect(challenge.scheme == "DPoP")
             #expect(challenge.parameters["error"] == "invalid_token")
-            #expect(try await idp.getWithDPoP("/userinfo", token: tokens.accessToken, key: try DPoPKey()).status == 401)
+            #expect(try await idp.getWithDPoP("/userinfo", token: tokens.accessToken, key: try ClientDPoPKey()).status == 401)
         }
     }
 
     // RFC 9449 §7.2: a DPoP-bound token presented as Bearer is refused, with or without a proof.
     @Test func boundTokenSentAsBearerIsRefused() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let bare = await idp.getProtected("/resource", scheme: "Bearer", token: tokens.accessToken)
             #expect(bare.status == 401)
@@ -59,7 +59,7 @@ import VersolaTestIdP
         try await withProvider { idp in
             let tokens = try await idp.tokens()
             #expect(tokens.tokenType == "Bearer")
-            let answer = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: try DPoPKey())
+            let answer = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: try ClientDPoPKey())
             #expect(answer.status == 401)
             #expect(AuthenticateChallenge(answer.header("WWW-Authenticate"))?.parameters["error"] == "invalid_token")
             #expect(await idp.getProtected("/resource", scheme: "Bearer", token: tokens.accessToken).status == 200)
@@ -86,7 +86,7 @@ import VersolaTestIdP
 
     @Test func resourceAnswersWithTheSubject() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let answer = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: key)
             #expect(answer.json?["sub"] == "248289761001")

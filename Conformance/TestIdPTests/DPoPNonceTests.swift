@@ -7,7 +7,7 @@ import VersolaTestIdP
 @Suite struct DPoPNonceTests {
     @Test func tokenEndpointDemandsItsNonceAndAcceptsIt() async throws {
         try await withProvider(configure: { $0.requireDPoPNonce = true }) { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
 
@@ -28,7 +28,7 @@ import VersolaTestIdP
 
     @Test func resourceDemandsItsNonceAndAcceptsIt() async throws {
         try await withProvider(configure: { $0.resourceRequiresDPoPNonce = true }) { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let demand = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: key)
             #expect(demand.status == 401)
@@ -48,7 +48,7 @@ import VersolaTestIdP
     // D3: demandNonceForever answers use_dpop_nonce with a fresh nonce every time.
     @Test func demandNonceForeverNeverAccepts() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
             await idp.provider.arm(TestFaultRule(.token, .demandNonceForever, times: nil))
@@ -68,7 +68,7 @@ import VersolaTestIdP
 
     @Test func demandNonceForeverAtTheResource() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             await idp.provider.arm(TestFaultRule(.resource, .demandNonceForever, times: nil))
             var nonce: String?

@@ -99,7 +99,7 @@ import VersolaTestIdP
 
     @Test func autoLoginApprovesAtThePageAndADPoPRequestBindsTheTokens() async throws {
         try await withProvider(configure: { $0.autoLogin = true }) { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let proof = try key.proof("POST", idp.url("/device_authorization"), at: idp.clock.now)
             let answer = await idp.post(
                 "/device_authorization", form: [("client_id", "versola-test"), ("scope", "openid")], headers: ["DPoP": proof])

@@ -135,8 +135,8 @@ import VersolaTestIdP
     // D4: a push with a DPoP proof binds the code to that key (RFC 9449 §10.1).
     @Test func pushWithAProofBindsTheCodeToTheKey() async throws {
         try await withProvider(configure: { $0.autoLogin = true }) { idp in
-            let keyA = try DPoPKey()
-            let keyB = try DPoPKey()
+            let keyA = try ClientDPoPKey()
+            let keyB = try ClientDPoPKey()
             let request = AuthorizationRequest()
             func boundCode() async throws -> String {
                 let proof = try keyA.proof("POST", idp.url("/par"), at: idp.clock.now)
@@ -157,15 +157,15 @@ import VersolaTestIdP
     @Test func pushWithAProofAndADifferentDPoPJKTIsRefused() async throws {
         try await withProvider { idp in
             var request = AuthorizationRequest()
-            request.extra = [("dpop_jkt", try DPoPKey().thumbprint)]
-            let proof = try DPoPKey().proof("POST", idp.url("/par"), at: idp.clock.now)
+            request.extra = [("dpop_jkt", try ClientDPoPKey().thumbprint)]
+            let proof = try ClientDPoPKey().proof("POST", idp.url("/par"), at: idp.clock.now)
             #expect(await Self.push(idp, request, dpop: proof).oauthError == "invalid_request")
         }
     }
 
     @Test func pushWithABadProofIsRefused() async throws {
         try await withProvider { idp in
-            let proof = try DPoPKey().proof("POST", idp.url("/token"), at: idp.clock.now)
+            let proof = try ClientDPoPKey().proof("POST", idp.url("/token"), at: idp.clock.now)
             let answer = await Self.push(idp, AuthorizationRequest(), dpop: proof)
             #expect(answer.status == 400)
             #expect(answer.oauthError == "invalid_dpop_proof")

@@ -77,14 +77,14 @@ import VersolaTestIdP
     // A DPoP-bound refresh token needs a proof by the same key (RFC 9449 §5).
     @Test func dpopBoundRefreshTokenNeedsTheSameKey() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             #expect(tokens.tokenType == "DPoP")
             let refresh = try #require(tokens.refreshToken)
 
             let withoutProof = await idp.refresh(refresh)
             #expect(withoutProof.oauthError == "invalid_dpop_proof")
-            let otherKey = await idp.refresh(refresh, dpop: try idp.tokenProof(try DPoPKey()))
+            let otherKey = await idp.refresh(refresh, dpop: try idp.tokenProof(try ClientDPoPKey()))
             #expect(otherKey.oauthError == "invalid_grant")
 
             let rotated = try ProviderHarness.tokens(from: await idp.refresh(refresh, dpop: try idp.tokenProof(key)))

@@ -8,7 +8,7 @@ import VersolaTestIdP
         try await withProvider { idp in
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             _ = await idp.exchange(code: code, for: request, dpop: try idp.tokenProof(key))
 
             let all = await idp.provider.requests()

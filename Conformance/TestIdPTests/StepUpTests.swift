@@ -21,7 +21,7 @@ import VersolaTestIdP
 
     @Test func stepUpForADPoPTokenUsesTheDPoPScheme() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             await idp.provider.arm(TestFaultRule(.resource, .stepUp(acrValues: "gold", maxAge: nil)))
             let challenged = try await idp.getWithDPoP("/resource", token: tokens.accessToken, key: key)

@@ -145,7 +145,7 @@ import VersolaTestIdP
 
     @Test func invalidDPoPProofRejectsACorrectProofOnce() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
             await idp.provider.arm(TestFaultRule(.token, .invalidDPoPProof))
@@ -163,7 +163,7 @@ import VersolaTestIdP
     // D5: a DPoP request answered with token_type Bearer; the token is still DPoP-bound.
     @Test func bearerTokenTypeMislabelsADPoPToken() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             await idp.provider.arm(TestFaultRule(.token, .bearerTokenType))
             // A Bearer client does not consume it.
             #expect(try await idp.tokens().tokenType == "Bearer")

@@ -56,7 +56,7 @@ import VersolaTestIdP
             #expect(server.resourceURL.hasPrefix("http://127.0.0.1:"))
             #expect(!server.resourceURL.hasPrefix(server.issuer + "/"))
             let idp = ProviderHarness(provider: server.provider, clock: clock, issuer: server.issuer)
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
 
             func call(htu: String) async throws -> Curl.Outcome {

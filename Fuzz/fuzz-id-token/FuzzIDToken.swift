@@ -26,7 +26,7 @@ private let signingScalar: [UInt8] = (0..<32).map { UInt8(($0 &* 37 &+ 11) & 0xF
 /// The fixed parts of a validation, built once. The key set is kept as text and parsed per
 /// input: LeakSanitizer cannot see array pointers stored in an enum payload's spare bits (the
 /// JWK material), so a key set held in a global is reported as a leak.
-private struct Fixture {
+private struct ValidationFixture {
     let signer: JWSSigner
     let keysText: String
     let validator: IDTokenValidator
@@ -81,7 +81,7 @@ private struct Fixture {
 private let verbose = ProcessInfo.processInfo.environment["VERSOLA_FUZZ_VERBOSE"] == "1"
 
 /// Built once; nil only when the fixed material is broken, which the first input reports.
-private let fixture = Fixture()
+private let fixture = ValidationFixture()
 
 /// libFuzzer entry point: the first byte picks how the rest becomes a token.
 @_cdecl("LLVMFuzzerTestOneInput")

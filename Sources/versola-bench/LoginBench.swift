@@ -17,19 +17,11 @@ func loginBenchmarks(_ report: BenchReport) async throws {
     var durations: [Double] = []
     let deadline = Date().addingTimeInterval(report.seconds)
     repeat {
-        let client = try OpenIDClient(configuration: clientConfiguration, browser: AutomatedBrowser())
+        let client = try OpenIDClient(configuration: clientConfiguration, browser: BenchBrowser())
         let start = DispatchTime.now().uptimeNanoseconds
         _ = try await client.login()
         durations.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     } while Date() < deadline || durations.count < 5
     durations.sort()
     report.print("login_headless_ms", durations[durations.count / 2], unit: "ms (median of \(durations.count))")
-}
-
-/// Hands the authorization URL to the headless user agent instead of a person.
-private struct AutomatedBrowser: BrowserLauncher {
-    func open(_ url: String) async -> Bool {
-        Task { _ = try? await HeadlessUserAgent().complete(authorizationURL: url) }
-        return true
-    }
 }

@@ -72,13 +72,6 @@ func sessionBenchmarks(_ report: BenchReport) async throws {
     report.print("refresh_single_flight_1000_callers_refreshes", Double(refreshesPerCrowd.max() ?? 0), unit: "refreshes (most in one round)")
 }
 
-private struct BenchBrowser: BrowserLauncher {
-    func open(_ url: String) async -> Bool {
-        Task { _ = try? await HeadlessUserAgent().complete(authorizationURL: url) }
-        return true
-    }
-}
-
 /// The local provider for the session figures: `versola-test-idp` as a child process when
 /// it is built beside this executable, else in this process.
 private final class BenchProvider: Sendable {

@@ -368,3 +368,9 @@ func docExampleRetryingClient(jwksURL: URL) async throws {
     let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
     print(jwks.status)
 }
+
+func docExampleIDTokenRejection(error: VersolaError) {
+    if case .configuration(.idTokenRejected(let rejection)) = error, rejection.kind == .expired {
+        print("check this computer's clock:", rejection.detail)
+    }
+}

@@ -31,18 +31,19 @@ struct AgentWorkScenarios {
     @Test("R9: a command sent the moment `agent --stop` returns is answered (by the next agent), never dropped")
     func commandRightAfterStopIsAnswered() async throws {
         let cli = try await CLIHarness()
-        try await cli.login()
-        for round in 0..<4 {
-            #expect(try await cli.run(["token"]).status == 0)
-            let stopping = try #require(Self.agentPID(cli))
-            #expect(try await cli.run(["agent", "--stop"]).status == 0)
-            let token = try await cli.run(["token"])
-            #expect(token.status == 0, "round \(round): \(token.stderr)")
-            // The stopped agent took no new caller: the token came from an agent started after it.
-            let next = Self.agentPID(cli)
-            #expect(next != nil && next != stopping, "round \(round): answered by \(String(describing: next))")
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            for round in 0..<4 {
+                #expect(try await cli.run(["token"]).status == 0)
+                let stopping = try #require(Self.agentPID(cli))
+                #expect(try await cli.run(["agent", "--stop"]).status == 0)
+                let token = try await cli.run(["token"])
+                #expect(token.status == 0, "round \(round): \(token.stderr)")
+                // The stopped agent took no new caller: the token came from an agent started after it.
+                let next = Self.agentPID(cli)
+                #expect(next != nil && next != stopping, "round \(round): answered by \(String(describing: next))")
+            }
         }
-        await cli.finish()
     }
 
     @Test("R9: a caller connected to an agent as it stops is answered, even when its request arrives after the stop")
@@ -80,90 +81,95 @@ struct AgentWorkScenarios {
     @Test("R9 R7: an agent stopped or killed during a slow POST never makes the command send it again", arguments: ["stop", "kill"])
     func postNotRepeated(how: String) async throws {
         let cli = try await CLIHarness()
-        try await cli.login()
-        #expect(try await cli.run(["token"]).status == 0)
-        let agent = try #require(Self.agentPID(cli))
-        await cli.idp.provider.arm(TestFaultRule(.resource, .delay(milliseconds: 1500)))
-        let stem = cli.home.path + "/post-" + UUID().uuidString.prefix(8)
-        let post = try cli.spawn(CLIHarness.executable, ["request", "-X", "POST", "-d", "{}", cli.idp.resourceURL], stem: stem)
-        try await Self.waitFor(cli, .resource, count: 1)
-        if how == "stop" {
-            #expect(try await cli.run(["agent", "--stop"]).status == 0)
-        } else {
-            kill(agent, SIGKILL)
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            #expect(try await cli.run(["token"]).status == 0)
+            let agent = try #require(Self.agentPID(cli))
+            await cli.idp.provider.arm(TestFaultRule(.resource, .delay(milliseconds: 1500)))
+            let stem = cli.home.path + "/post-" + UUID().uuidString.prefix(8)
+            let post = try cli.spawn(CLIHarness.executable, ["request", "-X", "POST", "-d", "{}", cli.idp.resourceURL], stem: stem)
+            try await Self.waitFor(cli, .resource, count: 1)
+            if how == "stop" {
+                #expect(try await cli.run(["agent", "--stop"]).status == 0)
+            } else {
+                kill(agent, SIGKILL)
+            }
+            let outcome = await cli.finished(post, stem: stem)
+            // Stopped: the agent finished the request first. Killed: the answer is lost, which is
+            // recoverable; in neither case does the command run the POST itself.
+            #expect(outcome.status == (how == "stop" ? 0 : 3), "\(outcome.stderr)")
+            #expect(await cli.requestCount(.resource) == 1, "the resource received the POST once")
         }
-        let outcome = await cli.finished(post, stem: stem)
-        // Stopped: the agent finished the request first. Killed: the answer is lost, which is
-        // recoverable; in neither case does the command run the POST itself.
-        #expect(outcome.status == (how == "stop" ? 0 : 3), "\(outcome.stderr)")
-        #expect(await cli.requestCount(.resource) == 1, "the resource received the POST once")
-        await cli.finish()
     }
 
     @Test("R9 R6: an agent stopped during a refresh finishes it; the session is kept and nothing is spent twice")
     func refreshFinishedOnStop() async throws {
         let cli = try await CLIHarness()
-        try await cli.login()
-        #expect(try await cli.run(["token"]).status == 0)
-        let before = await cli.requestCount(.token)
-        await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 1500)))
-        let stem = cli.home.path + "/refresh-" + UUID().uuidString.prefix(8)
-        let refresh = try cli.spawn(CLIHarness.executable, ["token", "--force-refresh"], stem: stem)
-        try await Self.waitFor(cli, .token, count: before + 1)
-        #expect(try await cli.run(["agent", "--stop"]).status == 0)
-        let outcome = await cli.finished(refresh, stem: stem)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(await cli.requestCount(.token) == before + 1, "one refresh, not rerun by the command")
-        // A new agent reads the session from disk and refreshes with the rotated token.
-        let again = try await cli.run(["token", "--force-refresh"])
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(await cli.idp.provider.revokedFamilyCount == 0)
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            #expect(try await cli.run(["token"]).status == 0)
+            let before = await cli.requestCount(.token)
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 1500)))
+            let stem = cli.home.path + "/refresh-" + UUID().uuidString.prefix(8)
+            let refresh = try cli.spawn(CLIHarness.executable, ["token", "--force-refresh"], stem: stem)
+            try await Self.waitFor(cli, .token, count: before + 1)
+            #expect(try await cli.run(["agent", "--stop"]).status == 0)
+            let outcome = await cli.finished(refresh, stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(await cli.requestCount(.token) == before + 1, "one refresh, not rerun by the command")
+            // A new agent reads the session from disk and refreshes with the rotated token.
+            let again = try await cli.run(["token", "--force-refresh"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(await cli.idp.provider.revokedFamilyCount == 0)
+        }
     }
 
     @Test("R9: an agent killed during a refresh is a recoverable error; the command does not refresh again itself")
     func refreshNotRerunAfterKill() async throws {
         let cli = try await CLIHarness()
-        try await cli.login()
-        #expect(try await cli.run(["token"]).status == 0)
-        let agent = try #require(Self.agentPID(cli))
-        let before = await cli.requestCount(.token)
-        await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 1500)))
-        let stem = cli.home.path + "/refresh-" + UUID().uuidString.prefix(8)
-        let refresh = try cli.spawn(CLIHarness.executable, ["token", "--force-refresh", "--json"], stem: stem)
-        try await Self.waitFor(cli, .token, count: before + 1)
-        kill(agent, SIGKILL)
-        let outcome = await cli.finished(refresh, stem: stem)
-        #expect(outcome.status == 3, "\(outcome.stderr)")
-        #expect(try JSONValue(parsing: outcome.stderr)["error"]?["category"] == "recoverable")
-        #expect(await cli.requestCount(.token) == before + 1, "the command did not spend the token a second time")
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            #expect(try await cli.run(["token"]).status == 0)
+            let agent = try #require(Self.agentPID(cli))
+            let before = await cli.requestCount(.token)
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 1500)))
+            let stem = cli.home.path + "/refresh-" + UUID().uuidString.prefix(8)
+            let refresh = try cli.spawn(CLIHarness.executable, ["token", "--force-refresh", "--json"], stem: stem)
+            try await Self.waitFor(cli, .token, count: before + 1)
+            kill(agent, SIGKILL)
+            let outcome = await cli.finished(refresh, stem: stem)
+            #expect(outcome.status == 3, "\(outcome.stderr)")
+            #expect(try JSONValue(parsing: outcome.stderr)["error"]?["category"] == "recoverable")
+            #expect(await cli.requestCount(.token) == before + 1, "the command did not spend the token a second time")
+        }
     }
 
     @Test("P4 S8: a provider without refresh tokens: the login's access token is served by the agent until it expires")
     func noRefreshTokenProvider() async throws {
         let cli = try await CLIHarness(configure: { $0.issueRefreshTokens = false })
-        let login = try await cli.login(["--scope", "openid"])
-        #expect(login.stderr.contains("no refresh token"), "\(login.stderr)")
-        let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
-        #expect(status["state"] == "authenticated")
-        let before = await cli.requestCount(.token)
-        let token = try await cli.run(["token"])
-        #expect(token.status == 0, "\(token.stderr)")
-        #expect(token.stdout.count > 20)
-        #expect(await cli.requestCount(.token) == before, "served from the login, no token request")
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            let login = try await cli.login(["--scope", "openid"])
+            #expect(login.stderr.contains("no refresh token"), "\(login.stderr)")
+            let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
+            #expect(status["state"] == "authenticated")
+            let before = await cli.requestCount(.token)
+            let token = try await cli.run(["token"])
+            #expect(token.status == 0, "\(token.stderr)")
+            #expect(token.stdout.count > 20)
+            #expect(await cli.requestCount(.token) == before, "served from the login, no token request")
+        }
     }
 
     @Test("P4 T1: the first token after a login is the login's, with no refresh")
     func firstTokenAfterLoginIsServed() async throws {
         let cli = try await CLIHarness()
-        try await cli.login()
-        let before = await cli.requestCount(.token)
-        #expect(Self.agentPID(cli) != nil, "the login handed its session to the agent")
-        let token = try await cli.run(["token"])
-        #expect(token.status == 0)
-        #expect(await cli.requestCount(.token) == before)
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let before = await cli.requestCount(.token)
+            #expect(Self.agentPID(cli) != nil, "the login handed its session to the agent")
+            let token = try await cli.run(["token"])
+            #expect(token.status == 0)
+            #expect(await cli.requestCount(.token) == before)
+        }
     }
 }

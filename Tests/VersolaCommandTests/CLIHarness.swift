@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaTestIdP
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -45,7 +46,8 @@ final class CLIHarness: Sendable {
         var configuration = TestProviderConfiguration()
         configuration.autoLogin = true
         configure(&configuration)
-        idp = try await TestIdentityServer.start(configuration: configuration)
+        let idp = try await TestIdentityServer.start(configuration: configuration)
+        self.idp = idp
         var environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",
             "TMPDIR": home.path + "/tmp", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
@@ -56,11 +58,17 @@ final class CLIHarness: Sendable {
         for name in ["TSAN_OPTIONS", "LD_PRELOAD"] {
             if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
         }
-        try FileManager.default.createDirectory(atPath: home.path + "/tmp", withIntermediateDirectories: true)
-        if runtime {
-            try FileManager.default.createDirectory(atPath: home.path + "/run", withIntermediateDirectories: true)
-            chmod(home.path + "/run", 0o700)
-            environment["XDG_RUNTIME_DIR"] = home.path + "/run"
+        do {
+            try FileManager.default.createDirectory(atPath: home.path + "/tmp", withIntermediateDirectories: true)
+            if runtime {
+                try FileManager.default.createDirectory(atPath: home.path + "/run", withIntermediateDirectories: true)
+                chmod(home.path + "/run", 0o700)
+                environment["XDG_RUNTIME_DIR"] = home.path + "/run"
+            }
+        } catch {
+            // No harness to finish comes back: stop the provider here.
+            await idp.stop()
+            throw error
         }
         self.environment = environment
     }
@@ -216,4 +224,20 @@ final class CLIHarness: Sendable {
         _ = try? await run(["agent", "--stop"])
         await idp.stop()
     }
+}
+
+/// Runs `body` with `cli`, then `finish`es it (by default ``CLIHarness/finish()``: the agent and
+/// the provider stop), also when `body` throws (a failed `#require` or an unexpected error), so
+/// a failing test never leaves its provider or agent running.
+func withHarness(
+    _ cli: CLIHarness, finish: (CLIHarness) async -> Void = { await $0.finish() },
+    _ body: (CLIHarness) async throws -> Void
+) async throws {
+    do {
+        try await body(cli)
+    } catch {
+        await finish(cli)
+        throw error
+    }
+    await finish(cli)
 }

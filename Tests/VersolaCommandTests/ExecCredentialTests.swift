@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -81,10 +82,12 @@ struct ExecCredentialTests {
             String(repeating: "[", count: 10_000), "\u{FEFF}{}", #"{"apiVersion":"\u001b]0;owned\u0007"}"#,
         ]
         for text in cases {
-            let error = #expect(throws: VersolaError.self, "\(text.prefix(40))") {
+            let thrown = #expect("\(text.prefix(40))") {
                 try KubernetesExecInfo(environment: ["KUBERNETES_EXEC_INFO": text])
+            } throws: {
+                VersolaError.isInvalidConfiguration($0)
             }
-            #expect(error?.category == "configuration", "\(text.prefix(40))")
+            let error = thrown as? VersolaError
             let sentence = ErrorReport.render(.versola(error ?? .recoverable(.nonceLoop)), json: false)
             #expect(sentence.contains("KUBERNETES_EXEC_INFO") || sentence.contains("kubectl asked for"), "\(sentence)")
             #expect(!sentence.contains("invalidConfiguration") && !sentence.contains("unexpectedCharacter"))
@@ -93,9 +96,12 @@ struct ExecCredentialTests {
     }
 
     @Test func anUnknownVersionNamesTheSupportedOnes() {
-        let error = #expect(throws: VersolaError.self) {
+        let thrown = #expect {
             try KubernetesExecInfo(json: Self.info("v1alpha1"))
+        } throws: {
+            VersolaError.isInvalidConfiguration($0, saying: "kubectl asked for an ExecCredential in client.authentication.k8s.io/v1alpha1")
         }
+        let error = thrown as? VersolaError
         let sentence = ErrorReport.render(.versola(error ?? .recoverable(.nonceLoop)), json: false)
         #expect(sentence.contains("client.authentication.k8s.io/v1alpha1"))
         #expect(sentence.contains("client.authentication.k8s.io/v1 and client.authentication.k8s.io/v1beta1"))

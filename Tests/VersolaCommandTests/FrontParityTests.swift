@@ -79,49 +79,53 @@ struct FrontParityTests {
     @Test("R9 E13: the front prints every agent answer as the engine does, and asks once")
     func parity() async throws {
         let cli = try await CLIHarness()
-        let agent = try FakeAgent(environment: cli.environment)
-        defer { agent.stop() }
-        let replies: [String?] = Self.successes + Self.errors.map { String(decoding: AgentReply.failure($0).line.dropLast(), as: UTF8.self) } + Self.broken
-        for reply in replies {
-            agent.reply = reply.map { Array($0.utf8) }
-            for (arguments, environment) in Self.commandLines {
-                agent.reset()
-                let front = try await run(CLIHarness.executable, arguments, cli, environment)
-                let frontRequests = agent.requests
-                agent.reset()
-                let engine = try await run(CLIHarness.engine, arguments, cli, environment)
-                let context = "reply \(reply ?? "none"), arguments \(arguments) \(environment)"
-                #expect(frontRequests.count == 1, "the front asked \(frontRequests.count) times: \(context)")
-                #expect(frontRequests == agent.requests, "request lines differ: \(context)")
-                #expect(front.status == engine.status, "exit status: \(context)")
-                #expect(Self.steady(front.stdout) == Self.steady(engine.stdout), "stdout: \(context)")
-                #expect(front.stderr == engine.stderr, "stderr: \(context)")
+        // The fake agent is not the harness's: only the provider is stopped.
+        try await withHarness(cli, finish: { await $0.idp.stop() }) { cli in
+            let agent = try FakeAgent(environment: cli.environment)
+            defer { agent.stop() }
+            let replies: [String?] = Self.successes + Self.errors.map { String(decoding: AgentReply.failure($0).line.dropLast(), as: UTF8.self) } + Self.broken
+            for reply in replies {
+                agent.reply = reply.map { Array($0.utf8) }
+                for (arguments, environment) in Self.commandLines {
+                    agent.reset()
+                    let front = try await run(CLIHarness.executable, arguments, cli, environment)
+                    let frontRequests = agent.requests
+                    agent.reset()
+                    let engine = try await run(CLIHarness.engine, arguments, cli, environment)
+                    let context = "reply \(reply ?? "none"), arguments \(arguments) \(environment)"
+                    #expect(frontRequests.count == 1, "the front asked \(frontRequests.count) times: \(context)")
+                    #expect(frontRequests == agent.requests, "request lines differ: \(context)")
+                    #expect(front.status == engine.status, "exit status: \(context)")
+                    #expect(Self.steady(front.stdout) == Self.steady(engine.stdout), "stdout: \(context)")
+                    #expect(front.stderr == engine.stderr, "stderr: \(context)")
+                }
             }
         }
-        await cli.idp.stop()
     }
 
     @Test("The front hands unknown commands and flags to the engine unchanged")
     func fallsBack() async throws {
         let cli = try await CLIHarness()
-        let variable = KubernetesExecInfo.variable
-        let lines: [([String], [String: String])] = [
-            (["--help"], [:]), (["token", "--nope"], [:]), (["token", "extra"], [:]), (["status"], [:]),
-            (["token", "--format", "yaml"], [:]), (["token", "--token", "refresh"], [:]), (["setup-kubectl"], [:]),
-            // Anything but what kubectl writes is left to the engine's parser and its messages.
-            (["token", "--format", "k8s"], [variable: #"{"kind":"#]),
-            (["token", "--format", "k8s"], Self.execInfo("v1alpha1", interactive: false)),
-            (["token", "--format", "k8s"], [variable: #"{"apiVersion":"client.authentication.k8s.io/v1"}"#]),
-            (["token", "--format", "k8s"], [variable: " "]),
-        ]
-        for (arguments, environment) in lines {
-            let front = try await run(CLIHarness.executable, arguments, cli, environment)
-            let engine = try await run(CLIHarness.engine, arguments, cli, environment)
-            #expect(front.status == engine.status, "\(arguments) \(environment)")
-            #expect(front.stdout == engine.stdout, "\(arguments) \(environment)")
-            #expect(front.stderr == engine.stderr, "\(arguments) \(environment)")
+        // The fake agent is not the harness's: only the provider is stopped.
+        try await withHarness(cli, finish: { await $0.idp.stop() }) { cli in
+            let variable = KubernetesExecInfo.variable
+            let lines: [([String], [String: String])] = [
+                (["--help"], [:]), (["token", "--nope"], [:]), (["token", "extra"], [:]), (["status"], [:]),
+                (["token", "--format", "yaml"], [:]), (["token", "--token", "refresh"], [:]), (["setup-kubectl"], [:]),
+                // Anything but what kubectl writes is left to the engine's parser and its messages.
+                (["token", "--format", "k8s"], [variable: #"{"kind":"#]),
+                (["token", "--format", "k8s"], Self.execInfo("v1alpha1", interactive: false)),
+                (["token", "--format", "k8s"], [variable: #"{"apiVersion":"client.authentication.k8s.io/v1"}"#]),
+                (["token", "--format", "k8s"], [variable: " "]),
+            ]
+            for (arguments, environment) in lines {
+                let front = try await run(CLIHarness.executable, arguments, cli, environment)
+                let engine = try await run(CLIHarness.engine, arguments, cli, environment)
+                #expect(front.status == engine.status, "\(arguments) \(environment)")
+                #expect(front.stdout == engine.stdout, "\(arguments) \(environment)")
+                #expect(front.stderr == engine.stderr, "\(arguments) \(environment)")
+            }
         }
-        await cli.idp.stop()
     }
 
     /// A k8s credential without an expiry says "now + 60 s": the two runs may straddle a

@@ -18,9 +18,14 @@ struct GitHostTests {
         #expect(!plain.matches(protocol: "http", host: "git.example.com"))
         #expect(plain.matches(protocol: "https", host: "GIT.example.com"))
         // A token must not cross the network in clear.
-        #expect(throws: VersolaError.self) { try GitHost.parse("http://git.example.com") }
-        #expect(throws: VersolaError.self) { try GitHost.parse("ssh://git.example.com") }
-        #expect(throws: VersolaError.self) { try GitHost.parse("") }
+        for clear in ["http://git.example.com", "ssh://git.example.com"] {
+            #expect("\(clear)") {
+                try GitHost.parse(clear)
+            } throws: {
+                VersolaError.isInvalidConfiguration($0, saying: "--host must be https")
+            }
+        }
+        #expect { try GitHost.parse("") } throws: { VersolaError.isInvalidConfiguration($0, saying: "needs a host name") }
     }
 
     @Test func messagesReadToTheBlankLineAndAnswerByCapability() {

@@ -84,44 +84,45 @@ struct KubectlEndToEndTests {
     /// second kubectl within the token's lifetime costs no token request (the agent answers).
     func getThrough(kind: TokenKind) async throws {
         let cli = try await CLIHarness()
-        guard let kubectl = try await Kubectl.find(cli) else { return await cli.finish() }
-        let certificates = try TestCertificates()
-        let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: kind)
-        defer { standIn.stop() }
-        try await cli.login(["--no-dpop"])
-        let token = try await Self.currentToken(cli, id: kind == .id)
-        for version in ExecCredentialVersion.allCases {
-            if version == .v1 && !kubectl.speaksV1 {
-                Issue.record("kubectl at \(kubectl.path) is older than 1.22 and cannot use \(version.rawValue)")
-                continue
-            }
-            var arguments = ["--api-version", version.shortName]
-            if kind == .id { arguments += ["--token", "id"] }
-            let kubeconfig = try await Self.kubeconfig(cli, standIn: standIn, certificates: certificates, arguments: arguments)
-            let accepted = standIn.acceptedTokens.count
-            let first = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
-            #expect(first.status == 0, "kubectl (\(version.shortName)) failed: \(first.stderr)")
-            #expect(first.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == KubeAPIStandIn.apiVersions)
-            #expect(standIn.acceptedTokens.count > accepted)
-            #expect(standIn.acceptedTokens.dropFirst(accepted).allSatisfy { $0 == token })
+        try await withHarness(cli) { cli in
+            guard let kubectl = try await Kubectl.find(cli) else { return }
+            let certificates = try TestCertificates()
+            let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: kind)
+            defer { standIn.stop() }
+            try await cli.login(["--no-dpop"])
+            let token = try await Self.currentToken(cli, id: kind == .id)
+            for version in ExecCredentialVersion.allCases {
+                if version == .v1 && !kubectl.speaksV1 {
+                    Issue.record("kubectl at \(kubectl.path) is older than 1.22 and cannot use \(version.rawValue)")
+                    continue
+                }
+                var arguments = ["--api-version", version.shortName]
+                if kind == .id { arguments += ["--token", "id"] }
+                let kubeconfig = try await Self.kubeconfig(cli, standIn: standIn, certificates: certificates, arguments: arguments)
+                let accepted = standIn.acceptedTokens.count
+                let first = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
+                #expect(first.status == 0, "kubectl (\(version.shortName)) failed: \(first.stderr)")
+                #expect(first.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == KubeAPIStandIn.apiVersions)
+                #expect(standIn.acceptedTokens.count > accepted)
+                #expect(standIn.acceptedTokens.dropFirst(accepted).allSatisfy { $0 == token })
 
-            let tokenRequests = await cli.requestCount(.token)
-            let second = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
-            #expect(second.status == 0, "\(second.stderr)")
-            #expect(await cli.requestCount(.token) == tokenRequests, "a second kubectl made the session refresh")
-            #expect(standIn.acceptedTokens.last == token)
+                let tokenRequests = await cli.requestCount(.token)
+                let second = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
+                #expect(second.status == 0, "\(second.stderr)")
+                #expect(await cli.requestCount(.token) == tokenRequests, "a second kubectl made the session refresh")
+                #expect(standIn.acceptedTokens.last == token)
+            }
+            #expect(standIn.refusedCount == 0)
+            // A token the provider did not issue is refused: the stand-in is not a pushover.
+            let stranger = try await Self.kubectl(
+                cli, kubectl,
+                [
+                    "--server", standIn.url, "--tls-server-name", "localhost", "--certificate-authority",
+                    certificates.authority, "--token", "not-a-token", "get", "--raw", "/api",
+                ])
+            #expect(stranger.status != 0)
+            #expect(standIn.refusedCount > 0)
         }
-        #expect(standIn.refusedCount == 0)
-        // A token the provider did not issue is refused: the stand-in is not a pushover.
-        let stranger = try await Self.kubectl(
-            cli, kubectl,
-            [
-                "--server", standIn.url, "--tls-server-name", "localhost", "--certificate-authority",
-                certificates.authority, "--token", "not-a-token", "get", "--raw", "/api",
-            ])
-        #expect(stranger.status != 0)
-        #expect(standIn.refusedCount > 0)
-        await cli.finish()
     }
 
     @Test func kubectlSendsTheAccessTokenWithV1AndV1beta1() async throws {
@@ -134,46 +135,48 @@ struct KubectlEndToEndTests {
 
     @Test func signedOutWithoutATerminalKubectlFailsWithTheSignInHint() async throws {
         let cli = try await CLIHarness()
-        guard let kubectl = try await Kubectl.find(cli) else { return await cli.finish() }
-        let certificates = try TestCertificates()
-        let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: .access)
-        defer { standIn.stop() }
-        try await cli.login(["--no-dpop", "--profile", "k8s"])
-        #expect(try await cli.run(["logout", "--profile", "k8s"]).status == 0)
-        let kubeconfig = try await Self.kubeconfig(
-            cli, standIn: standIn, certificates: certificates, arguments: ["--profile", "k8s"])
-        let codes = await cli.idp.provider.requests(to: .token).count
-        let outcome = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
-        #expect(outcome.status != 0)
-        #expect(outcome.stderr.contains("versola login --profile k8s"), "\(outcome.stderr)")
-        #expect(standIn.acceptedTokens.isEmpty)
-        #expect(await cli.idp.provider.requests(to: .token).count == codes, "no sign-in without a terminal")
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            guard let kubectl = try await Kubectl.find(cli) else { return }
+            let certificates = try TestCertificates()
+            let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: .access)
+            defer { standIn.stop() }
+            try await cli.login(["--no-dpop", "--profile", "k8s"])
+            #expect(try await cli.run(["logout", "--profile", "k8s"]).status == 0)
+            let kubeconfig = try await Self.kubeconfig(
+                cli, standIn: standIn, certificates: certificates, arguments: ["--profile", "k8s"])
+            let codes = await cli.idp.provider.requests(to: .token).count
+            let outcome = try await Self.kubectl(cli, kubectl, ["--kubeconfig", kubeconfig, "get", "--raw", "/api"])
+            #expect(outcome.status != 0)
+            #expect(outcome.stderr.contains("versola login --profile k8s"), "\(outcome.stderr)")
+            #expect(standIn.acceptedTokens.isEmpty)
+            #expect(await cli.idp.provider.requests(to: .token).count == codes, "no sign-in without a terminal")
+        }
     }
 
     // kubectl on a terminal (a pseudo-terminal through script(1)) runs the plugin interactively:
     // versola signs in through the browser (the harness's headless one), then answers.
     @Test func onATerminalKubectlGetsASignInInsteadOfExit4() async throws {
         let cli = try await CLIHarness()
-        guard let kubectl = try await Kubectl.find(cli) else { return await cli.finish() }
-        let certificates = try TestCertificates()
-        let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: .id)
-        defer { standIn.stop() }
-        try await cli.login(["--no-dpop"])
-        #expect(try await cli.run(["logout"]).status == 0)
-        let kubeconfig = try await Self.kubeconfig(
-            cli, standIn: standIn, certificates: certificates, arguments: ["--token", "id"])
-        let exchanges = await Self.codeExchanges(cli)
-        let command = "\(ShellWord.quoted(kubectl.path)) --kubeconfig \(ShellWord.quoted(kubeconfig)) get --raw /api"
-        let stem = cli.home.path + "/pty"
-        let outcome = await cli.finished(try cli.spawn("script", ["-q", "-e", "-c", command, "/dev/null"], stem: stem), stem: stem)
-        #expect(outcome.status == 0, "\(outcome.stdout)")
-        #expect(outcome.stdout.contains(KubeAPIStandIn.apiVersions))
-        #expect(outcome.stdout.contains("Signed in as"))
-        #expect(await Self.codeExchanges(cli) == exchanges + 1)
-        #expect(!standIn.acceptedTokens.isEmpty)
-        #expect(Set(standIn.acceptedTokens) == [try await Self.currentToken(cli, id: true)])
-        await cli.finish()
+        try await withHarness(cli) { cli in
+            guard let kubectl = try await Kubectl.find(cli) else { return }
+            let certificates = try TestCertificates()
+            let standIn = try KubeAPIStandIn(certificates: certificates, idp: cli.idp, accepting: .id)
+            defer { standIn.stop() }
+            try await cli.login(["--no-dpop"])
+            #expect(try await cli.run(["logout"]).status == 0)
+            let kubeconfig = try await Self.kubeconfig(
+                cli, standIn: standIn, certificates: certificates, arguments: ["--token", "id"])
+            let exchanges = await Self.codeExchanges(cli)
+            let command = "\(ShellWord.quoted(kubectl.path)) --kubeconfig \(ShellWord.quoted(kubeconfig)) get --raw /api"
+            let stem = cli.home.path + "/pty"
+            let outcome = await cli.finished(try cli.spawn("script", ["-q", "-e", "-c", command, "/dev/null"], stem: stem), stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stdout)")
+            #expect(outcome.stdout.contains(KubeAPIStandIn.apiVersions))
+            #expect(outcome.stdout.contains("Signed in as"))
+            #expect(await Self.codeExchanges(cli) == exchanges + 1)
+            #expect(!standIn.acceptedTokens.isEmpty)
+            #expect(Set(standIn.acceptedTokens) == [try await Self.currentToken(cli, id: true)])
+        }
     }
 
     static func codeExchanges(_ cli: CLIHarness) async -> Int {

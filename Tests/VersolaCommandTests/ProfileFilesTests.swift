@@ -3,6 +3,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -25,13 +26,17 @@ struct ProfileFilesTests {
         #expect(try mode(of: home.path + "/config/versola/profiles") == 0o700)
         #expect(try mode(of: home.path + "/config/versola") == 0o700)
         #expect(try files.require("work") == settings)
-        #expect(throws: (any Error).self) { try files.require("other") }
+        #expect { try files.require("other") } throws: { VersolaError.isInvalidConfiguration($0, saying: "no profile 'other'") }
     }
 
     @Test func refusesBadNames() {
         let files = ProfileFiles(configHome: "/nonexistent")
         for name in ["", ".", "../x", "a/b", String(repeating: "a", count: 65), "a..b"] {
-            #expect(throws: (any Error).self) { try files.path(of: name) }
+            #expect("\(name)") {
+                try files.path(of: name)
+            } throws: {
+                VersolaError.isInvalidConfiguration($0, saying: "profile names are 1 to")
+            }
         }
         #expect(throws: Never.self) { try files.path(of: "ok-1.2_x") }
     }
@@ -52,7 +57,11 @@ struct ProfileFilesTests {
         // A different provider starts from the defaults again.
         let fresh = try ProfileSettings.merging(LoginOptions(issuer: "https://other"), over: saved, profile: "p")
         #expect(fresh.browserCommand == nil)
-        #expect(throws: (any Error).self) { try ProfileSettings.merging(LoginOptions(), over: nil, profile: "p") }
+        #expect {
+            try ProfileSettings.merging(LoginOptions(), over: nil, profile: "p")
+        } throws: {
+            VersolaError.isInvalidConfiguration($0, saying: "--issuer and --client-id are missing")
+        }
     }
 
     // A11: the mode is saved by name; profiles saved before the modes existed still load
@@ -79,8 +88,10 @@ struct ProfileFilesTests {
         settings.keySource = .secretService
         #expect(try ProfileSettings(json: settings.json).keySource == .secretService)
         #expect(try ProfileSettings(json: ["issuer": "https://id.example", "clientID": "cli"]).keySource == .keyFile)
-        #expect(throws: VersolaError.self) {
+        #expect {
             try ProfileSettings(json: ["issuer": "https://id.example", "clientID": "cli", "keySource": "tpm"])
+        } throws: {
+            VersolaError.isInvalidConfiguration($0, saying: "key source 'tpm'")
         }
         let merged = try ProfileSettings.merging(LoginOptions(keySource: .passphrase), over: settings, profile: "p")
         #expect(merged.keySource == .passphrase)
@@ -90,7 +101,11 @@ struct ProfileFilesTests {
     }
 
     @Test func theKeyFileNameIsNoProfileName() {
-        #expect(throws: VersolaError.self) { try ProfileFiles(configHome: "/nonexistent").path(of: "key") }
+        #expect {
+            try ProfileFiles(configHome: "/nonexistent").path(of: "key")
+        } throws: {
+            VersolaError.isInvalidConfiguration($0, saying: "'key' cannot be a profile name")
+        }
         #expect(throws: Never.self) { try ProfileFiles(configHome: "/nonexistent").path(of: "keys") }
     }
 
@@ -98,21 +113,5 @@ struct ProfileFilesTests {
         var info = stat()
         try #require(lstat(path, &info) == 0)
         return info.st_mode & 0o777
-    }
-}
-
-/// A directory under the system temp dir, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        // Short paths: agent sockets live under these and sockaddr_un holds 107 bytes.
-        path = "/tmp/vcli-" + String(UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        chmod(path, 0o700)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -11,15 +11,15 @@ enum ProofFlaw: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// The `DPoP` header values carrying the flawed proof for `method` on `url`.
-    func headerValues(key: DPoPKey, method: String, url: String, now: Date, accessToken: String? = nil) throws
+    func headerValues(key: ClientDPoPKey, method: String, url: String, now: Date, accessToken: String? = nil) throws
         -> [String]
     {
-        func proof(_ bend: DPoPKey.Bend = DPoPKey.Bend(), method: String = method, url: String = url, at: Date = now)
+        func proof(_ bend: ClientDPoPKey.Bend = ClientDPoPKey.Bend(), method: String = method, url: String = url, at: Date = now)
             throws -> String
         {
             try key.proof(method, url, at: at, accessToken: accessToken, bend: bend)
         }
-        var bend = DPoPKey.Bend()
+        var bend = ClientDPoPKey.Bend()
         switch self {
         case .notAJWT: return ["not-a-jwt"]
         case .twoHeaders: return [try proof(), try proof()]
@@ -29,7 +29,7 @@ enum ProofFlaw: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .algHS256: return [key.unsignedProof(algorithm: "HS256", method, url, at: now)]
         case .missingKey: bend.omitKey = true
         case .privateKeyInKey: bend.leakPrivateKey = true
-        case .keyOtherThanSigner: bend.headerKey = try DPoPKey().publicJWK
+        case .keyOtherThanSigner: bend.headerKey = try ClientDPoPKey().publicJWK
         case .badSignature: bend.corruptSignature = true
         case .missingJTI: bend.omitClaims = ["jti"]
         case .missingMethod: bend.omitClaims = ["htm"]
@@ -53,7 +53,7 @@ enum ProofVariation: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     var testDescription: String { rawValue }
 
-    func proof(key: DPoPKey, method: String, url: String, now: Date, accessToken: String? = nil) throws -> String {
+    func proof(key: ClientDPoPKey, method: String, url: String, now: Date, accessToken: String? = nil) throws -> String {
         switch self {
         case .queryInURL: try key.proof(method, url + "?a=b", at: now, accessToken: accessToken)
         case .fragmentInURL: try key.proof(method, url + "#part", at: now, accessToken: accessToken)

@@ -42,7 +42,7 @@ struct ProviderHarness: Sendable {
     // MARK: Raw requests
 
     func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) async -> HTTPServerAction {
-        let target = issuerPath + path + (query.isEmpty ? "" : "?" + FormBody.encode(query))
+        let target = issuerPath + path + (query.isEmpty ? "" : "?" + FormEncoder.encode(query))
         return await provider.handle(HTTPServerRequest(method: "GET", target: target, headers: headers))
     }
 
@@ -51,7 +51,7 @@ struct ProviderHarness: Sendable {
         fields.add("Content-Type", "application/x-www-form-urlencoded")
         return await provider.handle(
             HTTPServerRequest(
-                method: "POST", target: issuerPath + path, headers: fields, body: Array(FormBody.encode(form).utf8)))
+                method: "POST", target: issuerPath + path, headers: fields, body: Array(FormEncoder.encode(form).utf8)))
     }
 
     // MARK: Authorization
@@ -126,7 +126,7 @@ struct ProviderHarness: Sendable {
     }
 
     /// A DPoP proof for the token endpoint by `key`, now.
-    func tokenProof(_ key: DPoPKey, nonce: String? = nil) throws -> String {
+    func tokenProof(_ key: ClientDPoPKey, nonce: String? = nil) throws -> String {
         try key.proof("POST", url("/token"), at: clock.now, nonce: nonce)
     }
 
@@ -140,7 +140,7 @@ struct ProviderHarness: Sendable {
     }
 
     /// The whole code flow done right: sign in, exchange (with a proof by `key` when given).
-    func tokens(_ request: AuthorizationRequest = AuthorizationRequest(), key: DPoPKey? = nil) async throws
+    func tokens(_ request: AuthorizationRequest = AuthorizationRequest(), key: ClientDPoPKey? = nil) async throws
         -> IssuedTokens
     {
         let code = try await code(for: request)
@@ -158,7 +158,7 @@ struct ProviderHarness: Sendable {
     }
 
     /// `GET` a protected endpoint with a DPoP-bound token and a correct proof by `key`.
-    func getWithDPoP(_ path: String, token: String, key: DPoPKey, nonce: String? = nil) async throws
+    func getWithDPoP(_ path: String, token: String, key: ClientDPoPKey, nonce: String? = nil) async throws
         -> HTTPServerAction
     {
         let proof = try key.proof("GET", url(path), at: clock.now, accessToken: token, nonce: nonce)

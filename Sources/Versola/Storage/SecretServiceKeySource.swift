@@ -48,7 +48,7 @@ public struct SecretServiceKeySource: KeySource {
     ) throws(VersolaError) {
         try ProfileDirectory.validate(profile)
         self.profile = profile
-        self.tool = tool ?? Self.search("secret-tool", path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
+        self.tool = tool ?? ChildProcess.find("secret-tool", searchPath: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
         var toolEnvironment = environment
         toolEnvironment["LC_ALL"] = "C"
         self.toolEnvironment = toolEnvironment
@@ -129,13 +129,5 @@ public struct SecretServiceKeySource: KeySource {
         guard let outcome = await ChildProcess.run(tool, arguments: arguments, input: input, environment: toolEnvironment)
         else { throw SecretToolComplaint.missingTool }
         return outcome
-    }
-
-    private static func search(_ name: String, path: String) -> URL? {
-        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return URL(fileURLWithPath: candidate) }
-        }
-        return nil
     }
 }

@@ -35,8 +35,8 @@ struct SetupGitCommand {
         for host in hosts {
             let key = "credential.\(host.url).helper"
             // An empty first entry stops helpers configured for every host from answering first.
-            try configure(["config", "--global", "--replace-all", key, ""])
-            try configure(["config", "--global", "--add", key, helper])
+            try await configure(["config", "--global", "--replace-all", key, ""])
+            try await configure(["config", "--global", "--add", key, helper])
             if context.invocation.global.json { continue }
             context.console.out("git asks versola (profile \(context.profile)) for \(host.url)\n")
         }
@@ -47,11 +47,18 @@ struct SetupGitCommand {
         }
     }
 
-    private func configure(_ arguments: [String]) throws(CommandFailure) {
-        let status = ChildProcess.run("git", arguments, environment: context.environment)
-        guard status == 0 else {
-            let what = status == ChildProcess.notStarted ? "git could not be run (is it installed?)" : "git config failed"
-            throw .versola(.configuration(.invalidConfiguration("\(what): git \(arguments.prefix(3).joined(separator: " "))")))
+    /// Runs git from `PATH` in the command's environment, its standard error passed on to ours.
+    private func configure(_ arguments: [String]) async throws(CommandFailure) {
+        let command = "git " + arguments.prefix(3).joined(separator: " ")
+        let searchPath = context.environment["PATH"] ?? "/usr/bin:/bin"
+        guard let git = ChildProcess.find("git", searchPath: searchPath),
+            let outcome = await ChildProcess.run(git, arguments: arguments, environment: context.environment)
+        else {
+            throw .versola(.configuration(.invalidConfiguration("git could not be run (is it installed?): \(command)")))
+        }
+        if !outcome.errorOutput.isEmpty { context.console.err(String(decoding: outcome.errorOutput, as: UTF8.self)) }
+        guard outcome.status == 0 else {
+            throw .versola(.configuration(.invalidConfiguration("git config failed: \(command)")))
         }
     }
 }

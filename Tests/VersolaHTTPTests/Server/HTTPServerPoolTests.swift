@@ -47,37 +47,38 @@ import Testing
     @Test func aHandlerIsAnsweredWhileEveryPoolThreadIsBusy() async throws {
         let counter = Counter()
         let server = try HTTPServer.start { _ in .respond(.text("served \(await counter.next())")) }
-        let (address, port) = (server.address, server.port)
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        // Many more holders than pool threads: a pool that grows still finds only holders ahead
-        // of any job queued after them.
-        let holders = PoolHolders(count: 64 * max(1, width))
-        for _ in 0..<holders.count {
-            Task.detached { holders.hold() }
-        }
-        let outcome = await offPool { () -> (held: Int, answer: Result<RawClient.Response, RawClient.Ending>) in
-            // Wait (on this thread, not the pool) until the pool's threads are all held; in a
-            // full test run the holders queue behind other tests' jobs for a while.
-            var spins = 0
-            while holders.startedCount < width && spins < 30_000 {
-                usleep(1_000)
-                spins += 1
+        try await withServer(server) { server in
+            let (address, port) = (server.address, server.port)
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            // Many more holders than pool threads: a pool that grows still finds only holders ahead
+            // of any job queued after them.
+            let holders = PoolHolders(count: 64 * max(1, width))
+            for _ in 0..<holders.count {
+                Task.detached { holders.hold() }
             }
-            let held = holders.startedCount
-            let answer: Result<RawClient.Response, RawClient.Ending>
-            if let client = RawClient(address: address, port: port, timeoutSeconds: 10) {
-                client.send(HTTPServerTests.get("/any"))
-                answer = client.readResponse()
-            } else {
-                answer = .failure(.failed(-1))
+            let outcome = await offPool { () -> (held: Int, answer: Result<RawClient.Response, RawClient.Ending>) in
+                // Wait (on this thread, not the pool) until the pool's threads are all held; in a
+                // full test run the holders queue behind other tests' jobs for a while.
+                var spins = 0
+                while holders.startedCount < width && spins < 30_000 {
+                    usleep(1_000)
+                    spins += 1
+                }
+                let held = holders.startedCount
+                let answer: Result<RawClient.Response, RawClient.Ending>
+                if let client = RawClient(address: address, port: port, timeoutSeconds: 10) {
+                    client.send(HTTPServerTests.get("/any"))
+                    answer = client.readResponse()
+                } else {
+                    answer = .failure(.failed(-1))
+                }
+                holders.release()
+                return (held, answer)
             }
-            holders.release()
-            return (held, answer)
+            #expect(outcome.held >= width, "the pool's threads were held when the request was sent")
+            let response = try outcome.answer.get()
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "served 1")
         }
-        #expect(outcome.held >= width, "the pool's threads were held when the request was sent")
-        let response = try outcome.answer.get()
-        #expect(response.status == 200)
-        #expect(String(decoding: response.body, as: UTF8.self) == "served 1")
-        await server.stop()
     }
 }

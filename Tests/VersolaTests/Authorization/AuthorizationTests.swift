@@ -73,13 +73,10 @@ import VersolaHTTP
             #expect(throws: expected) { try redirect.validatedCode(for: Self.pending, issuerParameterRequired: false) }
         }
         let other = try AuthorizationRedirect(url: "/cb?error=server_error&state=state-123")
-        let thrown = #expect(throws: VersolaError.self) { try other.validatedCode(for: Self.pending, issuerParameterRequired: false) }
-        #expect(thrown?.category == "configuration" && thrown?.cause == "authorizationRejected", "got \(String(describing: thrown))")
-        do {
-            _ = try other.validatedCode(for: Self.pending, issuerParameterRequired: false)
-        } catch {
-            #expect(error.category == "configuration")
-            #expect(error.cause == "authorizationRejected")
+        #expect {
+            try other.validatedCode(for: Self.pending, issuerParameterRequired: false)
+        } throws: { error in
+            if case .configuration(.authorizationRejected) = error as? VersolaError { true } else { false }
         }
     }
 
@@ -120,6 +117,18 @@ import VersolaHTTP
 }
 
 @Suite struct LoopbackListenerTests {
+    /// Runs `body` with `listener`, then stops it, also when `body` throws (a failed `#require`
+    /// or an unexpected error), so a failing test never leaves it listening.
+    static func withListener(_ listener: LoopbackListener, _ body: (LoopbackListener) async throws -> Void) async throws {
+        do {
+            try await body(listener)
+        } catch {
+            await listener.stop()
+            throw error
+        }
+        await listener.stop()
+    }
+
     /// GET `url` with curl on a thread of its own (never blocking Swift's cooperative pool,
     /// which the listener's handler needs), returning the status and body.
     static func get(_ url: String) async throws -> (Int, String) {
@@ -156,105 +165,113 @@ import VersolaHTTP
     @Test("A4 L6: bound on 127.0.0.1 with an ephemeral port; other requests get an error page and do not consume it")
     func acceptsExactlyOneRedirect() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
-        listener.expect(state: "s1")
-        #expect(listener.redirectURI == "http://127.0.0.1:\(listener.port)/callback")
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/other?code=x&state=s1").0 == 404)
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback").0 == 400)
-        #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback?foo=bar&state=s1").0 == 400)
-        #expect(try await Self.get(listener.redirectURI + "?code=forged&state=s2").0 == 400)
-        #expect(try await Self.get(listener.redirectURI + "?error=access_denied").0 == 400)
-        let (status, body) = try await Self.get(listener.redirectURI + "?code=the-code&state=s1")
-        #expect(status == 200)
-        #expect(body.contains("You can close this window"))
-        #expect(!body.contains("the-code"))
-        // A second redirect is refused: exactly one is accepted.
-        #expect(try await Self.get(listener.redirectURI + "?code=second&state=s1").0 == 400)
-        let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
-        #expect(redirect.code == "the-code")
-        await listener.stop()
+        try await Self.withListener(listener) { listener in
+            listener.expect(state: "s1")
+            #expect(listener.redirectURI == "http://127.0.0.1:\(listener.port)/callback")
+            #expect(try await Self.get("http://127.0.0.1:\(listener.port)/other?code=x&state=s1").0 == 404)
+            #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback").0 == 400)
+            #expect(try await Self.get("http://127.0.0.1:\(listener.port)/callback?foo=bar&state=s1").0 == 400)
+            #expect(try await Self.get(listener.redirectURI + "?code=forged&state=s2").0 == 400)
+            #expect(try await Self.get(listener.redirectURI + "?error=access_denied").0 == 400)
+            let (status, body) = try await Self.get(listener.redirectURI + "?code=the-code&state=s1")
+            #expect(status == 200)
+            #expect(body.contains("You can close this window"))
+            #expect(!body.contains("the-code"))
+            // A second redirect is refused: exactly one is accepted.
+            #expect(try await Self.get(listener.redirectURI + "?code=second&state=s1").0 == 400)
+            let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
+            #expect(redirect.code == "the-code")
+        }
     }
 
     @Test("A4: IPv6 loopback and a custom path")
     func ipv6() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect(address: .ipv6, path: "/oauth/done"))
-        listener.expect(state: "s")
-        #expect(listener.redirectURI == "http://[::1]:\(listener.port)/oauth/done")
-        #expect(try await Self.get(listener.redirectURI + "?error=access_denied&state=s").0 == 200)
-        let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
-        #expect(redirect.error == "access_denied")
-        await listener.stop()
+        try await Self.withListener(listener) { listener in
+            listener.expect(state: "s")
+            #expect(listener.redirectURI == "http://[::1]:\(listener.port)/oauth/done")
+            #expect(try await Self.get(listener.redirectURI + "?error=access_denied&state=s").0 == 200)
+            let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
+            #expect(redirect.error == "access_denied")
+        }
     }
 
     @Test("A4: a fixed port that is taken is a clear error naming it")
     func takenPort() async throws {
         let first = try LoopbackListener.start(LoopbackRedirect())
-        do {
-            _ = try LoopbackListener.start(LoopbackRedirect(port: first.port))
-            Issue.record("a second listener bound a taken port")
-        } catch {
-            #expect(error.cause == "invalidConfiguration")
-            #expect(error.description.contains("port \(first.port)"))
+        try await Self.withListener(first) { first in
+            do throws(VersolaError) {
+                _ = try LoopbackListener.start(LoopbackRedirect(port: first.port))
+                Issue.record("a second listener bound a taken port")
+            } catch {
+                #expect(error.cause == "invalidConfiguration")
+                #expect(error.description.contains("port \(first.port)"))
+            }
         }
-        await first.stop()
     }
 
     @Test("L2 L6: a pasted redirect completes the wait; one of another sign-in, and the browser's later one, are refused")
     func pastedRedirect() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
-        listener.expect(state: "s")
-        #expect(listener.offer("not a url") == .notAResponse)
-        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=other&state=t") == .otherRequest)
-        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?error=access_denied") == .otherRequest)
-        #expect(listener.deliver("http://127.0.0.1:\(listener.port)/callback?code=pasted&state=s"))
-        #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=again&state=s") == .alreadyFinished)
-        let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
-        #expect(redirect.code == "pasted")
-        await listener.stop()
+        try await Self.withListener(listener) { listener in
+            listener.expect(state: "s")
+            #expect(listener.offer("not a url") == .notAResponse)
+            #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=other&state=t") == .otherRequest)
+            #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?error=access_denied") == .otherRequest)
+            #expect(listener.deliver("http://127.0.0.1:\(listener.port)/callback?code=pasted&state=s"))
+            #expect(listener.offer("http://127.0.0.1:\(listener.port)/callback?code=again&state=s") == .alreadyFinished)
+            let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
+            #expect(redirect.code == "pasted")
+        }
     }
 
     @Test("L6: only a request whose Host is the listener's address and port is answered (DNS rebinding)")
     func hostIsChecked() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
-        listener.expect(state: "s")
-        let port = listener.port
-        for host in ["attacker.example:\(port)", "localhost:\(port)", "127.0.0.1:\(port &+ 1)", "127.0.0.1"] {
-            let (status, _) = try await Self.get(listener.redirectURI + "?code=c&state=s", curl: ["-H", "Host: \(host)"])
-            #expect(status == 421, "Host \(host)")
+        try await Self.withListener(listener) { listener in
+            listener.expect(state: "s")
+            let port = listener.port
+            for host in ["attacker.example:\(port)", "localhost:\(port)", "127.0.0.1:\(port &+ 1)", "127.0.0.1"] {
+                let (status, _) = try await Self.get(listener.redirectURI + "?code=c&state=s", curl: ["-H", "Host: \(host)"])
+                #expect(status == 421, "Host \(host)")
+            }
+            #expect(listener.offer(listener.redirectURI + "?code=c&state=s") == nil, "still waiting after the refusals")
         }
-        #expect(listener.offer(listener.redirectURI + "?code=c&state=s") == nil, "still waiting after the refusals")
-        await listener.stop()
     }
 
     @Test("L6: every page is sent with no-store, no-referrer and DENY framing")
     func protectiveHeaders() async throws {
         let listener = try LoopbackListener.start(LoopbackRedirect())
-        listener.expect(state: "s")
-        for query in ["?code=x&state=forged", "?code=c&state=s", "?code=again&state=s"] {
-            let (_, text) = try await Self.get(listener.redirectURI + query, curl: ["-D", "-"])
-            let head = text.lowercased()
-            #expect(head.contains("cache-control: no-store"))
-            #expect(head.contains("referrer-policy: no-referrer"))
-            #expect(head.contains("x-frame-options: deny"))
+        try await Self.withListener(listener) { listener in
+            listener.expect(state: "s")
+            for query in ["?code=x&state=forged", "?code=c&state=s", "?code=again&state=s"] {
+                let (_, text) = try await Self.get(listener.redirectURI + query, curl: ["-D", "-"])
+                let head = text.lowercased()
+                #expect(head.contains("cache-control: no-store"))
+                #expect(head.contains("referrer-policy: no-referrer"))
+                #expect(head.contains("x-frame-options: deny"))
+            }
+            let (_, other) = try await Self.get("http://127.0.0.1:\(listener.port)/favicon.ico", curl: ["-D", "-"])
+            #expect(other.lowercased().contains("x-frame-options: deny"))
         }
-        let (_, other) = try await Self.get("http://127.0.0.1:\(listener.port)/favicon.ico", curl: ["-D", "-"])
-        #expect(other.lowercased().contains("x-frame-options: deny"))
-        await listener.stop()
     }
 
     @Test("E7: cancel is userCancelled; a timeout is systemCancelled")
     func cancellation() async throws {
         let cancelled = try LoopbackListener.start(LoopbackRedirect())
-        cancelled.cancel()
-        await #expect(throws: VersolaError.recoverable(.userCancelled)) {
-            try await cancelled.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
+        try await Self.withListener(cancelled) { cancelled in
+            cancelled.cancel()
+            await #expect(throws: VersolaError.recoverable(.userCancelled)) {
+                try await cancelled.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
+            }
         }
-        await cancelled.stop()
 
         let timedOut = try LoopbackListener.start(LoopbackRedirect())
-        // The manual clock's sleep returns at once: the timeout passes immediately.
-        await #expect(throws: VersolaError.recoverable(.systemCancelled)) {
-            try await timedOut.waitForRedirect(timeout: .seconds(300), clock: ManualClock())
+        try await Self.withListener(timedOut) { timedOut in
+            // The manual clock's sleep returns at once: the timeout passes immediately.
+            await #expect(throws: VersolaError.recoverable(.systemCancelled)) {
+                try await timedOut.waitForRedirect(timeout: .seconds(300), clock: ManualClock())
+            }
         }
-        await timedOut.stop()
     }
 }

@@ -13,7 +13,7 @@ import VersolaHTTP
 
     private func endpoint(_ harness: EngineHarness) -> DeviceAuthorizationEndpoint {
         DeviceAuthorizationEndpoint(
-            url: URL(string: TestProvider.issuer + "/device")!, clientID: TestProvider.clientID, sender: harness.sender)
+            url: URL(string: ProviderFixture.issuer + "/device")!, clientID: ProviderFixture.clientID, sender: harness.sender)
     }
 
     private func read(_ body: String) throws -> Result<DeviceAuthorizationEndpoint.Answer, VersolaError> {
@@ -34,10 +34,10 @@ import VersolaHTTP
                     + #""verification_uri_complete":"https://idp.example/activate?c=WDJB-MJHT","expires_in":900,"interval":7}"#))
         let key = try DPoPKey.generate()
         let pending = try await endpoint(harness).request(
-            scope: "openid offline_access", issuer: TestProvider.issuer, budget: try harness.budget(), dpopKey: key)
+            scope: "openid offline_access", issuer: ProviderFixture.issuer, budget: try harness.budget(), dpopKey: key)
         let sent = try #require(harness.transport.requests.first)
         let form = FormEncodingProbe.fields(sent.body)
-        #expect(form == ["client_id": TestProvider.clientID, "scope": "openid offline_access", "dpop_jkt": key.thumbprint])
+        #expect(form == ["client_id": ProviderFixture.clientID, "scope": "openid offline_access", "dpop_jkt": key.thumbprint])
         #expect(sent.headers["DPoP"] != nil)
         #expect(pending.deviceCode == "dc-SECRET" && pending.userCode == "WDJB-MJHT")
         #expect(pending.verificationURIComplete == "https://idp.example/activate?c=WDJB-MJHT")
@@ -85,7 +85,7 @@ import VersolaHTTP
         let harness = EngineHarness()
         harness.transport.script(Self.devicePath, .json(#"{"error":"unauthorized_client"}"#, status: 400))
         do {
-            _ = try await endpoint(harness).request(scope: "openid", issuer: TestProvider.issuer, budget: try harness.budget())
+            _ = try await endpoint(harness).request(scope: "openid", issuer: ProviderFixture.issuer, budget: try harness.budget())
             Issue.record("the request succeeded")
         } catch let error as VersolaError {
             guard case .configuration(.providerUnsupported) = error else {
@@ -103,8 +103,8 @@ import VersolaHTTP
         ])
     func pollAnswers(code: String, outcome: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(#"{"error":"\#(code)"}"#, status: 400))
-        let endpoint = TokenEndpoint(metadata: try TestProvider.metadata(), configuration: harness.configuration, sender: harness.sender)
+        harness.transport.script(ProviderFixture.tokenPath, .json(#"{"error":"\#(code)"}"#, status: 400))
+        let endpoint = TokenEndpoint(metadata: try ProviderFixture.metadata(), configuration: harness.configuration, sender: harness.sender)
         do {
             let answer = try await endpoint.pollDeviceCode(deviceCode: "dc-SECRET", budget: try harness.budget())
             switch answer {
@@ -119,7 +119,7 @@ import VersolaHTTP
         #expect(
             FormEncodingProbe.fields(sent.body)
                 == ["grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": "dc-SECRET",
-                    "client_id": TestProvider.clientID])
+                    "client_id": ProviderFixture.clientID])
         #expect(harness.transport.requests.count == 1, "an answer is never repeated")
     }
 }

@@ -4,6 +4,7 @@ import Testing
 import Versola
 import VersolaHTTP
 import VersolaJOSE
+import VersolaTesting
 
 /// The sender's DPoP behaviour over a scripted transport (D2, D3, R1, R3), counting requests.
 @Suite struct EndpointSenderDPoPTests {
@@ -20,13 +21,13 @@ import VersolaJOSE
         try DecodedProof(try #require(request.headers["DPoP"]))
     }
 
-    static func nonceDemand(_ nonce: String?) -> ScriptedTransport.Answer {
+    static func nonceDemand(_ nonce: String?) -> ScriptedTransport.Step {
         var headers = HTTPHeaders()
         if let nonce { headers.add("DPoP-Nonce", nonce) }
         return .json(#"{"error":"use_dpop_nonce","error_description":"nonce needed"}"#, status: 400, headers: headers)
     }
 
-    static func resourceNonceDemand(_ nonce: String) -> ScriptedTransport.Answer {
+    static func resourceNonceDemand(_ nonce: String) -> ScriptedTransport.Step {
         .status(401, headers: ["WWW-Authenticate": #"DPoP algs="ES256", error="use_dpop_nonce""#, "DPoP-Nonce": nonce])
     }
 
@@ -79,7 +80,7 @@ import VersolaJOSE
 
     @Test("R3: invalid_dpop_proof gets exactly one retry with a fresh proof; a second is the answer")
     func invalidProof() async throws {
-        let refusal = ScriptedTransport.Answer.json(#"{"error":"invalid_dpop_proof"}"#, status: 400)
+        let refusal = ScriptedTransport.Step.json(#"{"error":"invalid_dpop_proof"}"#, status: 400)
         harness.transport.script("/realms/main/token", refusal, .json(#"{"ok":true}"#))
         let ok = try await harness.sender.send(
             HTTPRequest(method: .post, url: tokenURL), kind: .codeExchange, budget: try harness.budget(), dpopKey: key)

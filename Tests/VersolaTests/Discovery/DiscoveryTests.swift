@@ -29,9 +29,9 @@ struct DiscoveryTests {
     @Test("A1: a document whose issuer matches exactly is read, endpoints and all")
     func matchingIssuer() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .json(TestProvider.discovery()))
+        harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery()))
         let metadata = try await fetch(harness).get()
-        #expect(metadata.issuer == TestProvider.issuer)
+        #expect(metadata.issuer == ProviderFixture.issuer)
         #expect(metadata.tokenEndpoint.absoluteString == "https://idp.example/realms/main/token")
         #expect(metadata.jwksURI.absoluteString == "https://idp.example/realms/main/certs")
         #expect(metadata.userInfoEndpoint?.absoluteString == "https://idp.example/realms/main/userinfo")
@@ -59,23 +59,23 @@ struct DiscoveryTests {
     func issuerMismatch(documentIssuer: String) async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.discoveryPath, .json(TestProvider.discovery(["issuer": .string(documentIssuer)])))
+            ProviderFixture.discoveryPath, .json(ProviderFixture.discovery(["issuer": .string(documentIssuer)])))
         let result = try await fetch(harness)
         #expect(
             result.failureValue
-                == .configuration(.discoveryIssuerMismatch(expected: TestProvider.issuer, actual: documentIssuer)))
+                == .configuration(.discoveryIssuerMismatch(expected: ProviderFixture.issuer, actual: documentIssuer)))
     }
 
     @Test("A1: the configured issuer's trailing slash is kept in the comparison")
     func configuredTrailingSlash() async throws {
         let harness = EngineHarness()
         var configuration = harness.configuration
-        configuration.issuer = TestProvider.issuer + "/"
-        harness.transport.script(TestProvider.discoveryPath, .json(TestProvider.discovery()))
+        configuration.issuer = ProviderFixture.issuer + "/"
+        harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery()))
         let result = try await fetch(harness, configuration: configuration)
         #expect(
             result.failureValue
-                == .configuration(.discoveryIssuerMismatch(expected: TestProvider.issuer + "/", actual: TestProvider.issuer)))
+                == .configuration(.discoveryIssuerMismatch(expected: ProviderFixture.issuer + "/", actual: ProviderFixture.issuer)))
         #expect(
             harness.transport.requests.first?.url.absoluteString
                 == "https://idp.example/realms/main/.well-known/openid-configuration")
@@ -88,7 +88,7 @@ struct DiscoveryTests {
     func httpEndpoint(member: String) async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.discoveryPath, .json(TestProvider.discovery([member: "http://idp.example/realms/main/x"])))
+            ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: "http://idp.example/realms/main/x"])))
         expectUnsupported(try await fetch(harness), mentioning: member)
     }
 
@@ -110,12 +110,12 @@ struct DiscoveryTests {
         let harness = EngineHarness()
         var configuration = harness.configuration
         configuration.issuer = "http://127.0.0.1:8080/realms/main"
-        let document = TestProvider.discovery([
+        let document = ProviderFixture.discovery([
             "issuer": "http://127.0.0.1:8080/realms/main", "token_endpoint": "http://127.0.0.1:8080/realms/main/token",
             "authorization_endpoint": "http://localhost:8080/realms/main/auth",
             "jwks_uri": "http://[::1]:8080/realms/main/certs",
         ])
-        harness.transport.script(TestProvider.discoveryPath, .json(document))
+        harness.transport.script(ProviderFixture.discoveryPath, .json(document))
         let metadata = try await fetch(harness, configuration: configuration).get()
         #expect(metadata.tokenEndpoint.absoluteString == "http://127.0.0.1:8080/realms/main/token")
     }
@@ -125,7 +125,7 @@ struct DiscoveryTests {
         arguments: ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"])
     func missingMember(member: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .json(TestProvider.discovery([member: nil])))
+        harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: nil])))
         expectUnsupported(try await fetch(harness), mentioning: member)
     }
 
@@ -135,7 +135,7 @@ struct DiscoveryTests {
             #"{"issuer":"https://idp.example/realms/main","issuer":"x"}"#])
     func malformed(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .json(body))
+        harness.transport.script(ProviderFixture.discoveryPath, .json(body))
         expectUnsupported(try await fetch(harness), mentioning: "discovery document")
     }
 
@@ -149,14 +149,14 @@ struct DiscoveryTests {
         ])
     func wrongType(member: String, value: JSONValue) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .json(TestProvider.discovery([member: value])))
+        harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: value])))
         expectUnsupported(try await fetch(harness), mentioning: member)
     }
 
     @Test("R5: discovery is read again after a 503 and cached after success")
     func retriedAndCached() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .status(503), .json(TestProvider.discovery()))
+        harness.transport.script(ProviderFixture.discoveryPath, .status(503), .json(ProviderFixture.discovery()))
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
         _ = try await client.metadata(budget: budget)
@@ -173,8 +173,8 @@ struct DiscoveryTests {
         let harness = EngineHarness()
         let origin = try #require(Origin(scheme: "https", host: "idp.example"))
         harness.transport.script(
-            TestProvider.discoveryPath, .failure(.timedOut(origin: origin, requestBytesWritten: true)),
-            .failure(.couldNotResolve(origin: origin)), .json(TestProvider.discovery()))
+            ProviderFixture.discoveryPath, .failure(.timedOut(origin: origin, requestBytesWritten: true)),
+            .failure(.couldNotResolve(origin: origin)), .json(ProviderFixture.discovery()))
         _ = try await fetch(harness).get()
         #expect(harness.transport.requests.count == 3)
     }
@@ -182,7 +182,7 @@ struct DiscoveryTests {
     @Test("R5: a failed discovery is not cached; the next call fetches again")
     func failureNotCached() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.discoveryPath, .status(404), .json(TestProvider.discovery()))
+        harness.transport.script(ProviderFixture.discoveryPath, .status(404), .json(ProviderFixture.discovery()))
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
@@ -218,9 +218,9 @@ struct DiscoveryTests {
     private func supports(
         _ changes: [String: JSONValue?], configure: (inout ClientConfiguration) -> Void = { _ in }
     ) throws -> VersolaError? {
-        var configuration = TestProvider.configuration()
+        var configuration = ProviderFixture.configuration()
         configure(&configuration)
-        let metadata = try TestProvider.metadata(changes)
+        let metadata = try ProviderFixture.metadata(changes)
         do throws(VersolaError) {
             try metadata.checkSupports(configuration)
             return nil
@@ -262,13 +262,13 @@ struct DiscoveryTests {
 
     @Test("A11: in auto mode (the default) DPoP is used exactly when ES256 proofs are advertised")
     func dpopAuto() throws {
-        let configuration = TestProvider.configuration()
+        let configuration = ProviderFixture.configuration()
         #expect(configuration.dpop == .auto)
         #expect(try supports(["dpop_signing_alg_values_supported": nil]) == nil)
         for (advertised, binds) in [(nil, false), (["RS256"], false), (["ES256"], true), (["RS256", "ES256"], true)]
             as [([String]?, Bool)]
         {
-            let metadata = try TestProvider.metadata(["dpop_signing_alg_values_supported": advertised.map { .array($0.map { .string($0) }) }])
+            let metadata = try ProviderFixture.metadata(["dpop_signing_alg_values_supported": advertised.map { .array($0.map { .string($0) }) }])
             #expect(metadata.bindsDPoP(for: configuration) == binds, "\(String(describing: advertised))")
             var off = configuration
             off.dpop = .off
@@ -296,8 +296,8 @@ struct DiscoveryTests {
             mentioning: "no endpoint")
         #expect(try supports(["require_pushed_authorization_requests": true]) == nil)
         #expect(try supports(["pushed_authorization_request_endpoint": nil]) == nil)
-        let metadata = try TestProvider.metadata()
-        var configuration = TestProvider.configuration()
+        let metadata = try ProviderFixture.metadata()
+        var configuration = ProviderFixture.configuration()
         #expect(metadata.usesPushedAuthorization(for: configuration))
         configuration.pushedAuthorization = .never
         #expect(!metadata.usesPushedAuthorization(for: configuration))

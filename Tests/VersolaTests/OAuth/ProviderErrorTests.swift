@@ -49,14 +49,11 @@ struct ProviderErrorTests {
             issuer: "https://id.example", clientID: "c", scope: "openid", createdAt: Date())
         let redirect = try AuthorizationRedirect(
             url: "http://127.0.0.1/cb?state=s&error=invalid_request&error_description=consent%20in%20prompt")
-        #expect(throws: VersolaError.self) {
+        #expect {
             try redirect.validatedCode(for: pending, issuerParameterRequired: false)
-        }
-        do {
-            _ = try redirect.validatedCode(for: pending, issuerParameterRequired: false)
-        } catch {
-            #expect(error.cause == "authorizationRejected")
-            #expect(error.providerError?.description == "invalid_request: consent in prompt")
+        } throws: { error in
+            guard case .configuration(.authorizationRejected(_, let provider)) = error as? VersolaError else { return false }
+            return provider?.description == "invalid_request: consent in prompt"
         }
     }
 }

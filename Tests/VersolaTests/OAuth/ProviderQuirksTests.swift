@@ -2,19 +2,20 @@ import Foundation
 import Testing
 import Versola
 import VersolaHTTP
+import VersolaTesting
 
 /// The glewlwyd workaround (an empty-bodied 400 to a refresh is invalid_grant) holds only for
 /// that exact shape, and can be turned off.
 @Suite("ProviderQuirksTests")
 struct ProviderQuirksTests {
-    private func refresh(_ answer: ScriptedTransport.Answer, quirks: ProviderQuirks = ProviderQuirks()) async throws
+    private func refresh(_ answer: ScriptedTransport.Step, quirks: ProviderQuirks = ProviderQuirks()) async throws
         -> VersolaError?
     {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, answer)
+        harness.transport.script(ProviderFixture.tokenPath, answer)
         var configuration = harness.configuration
         configuration.providerQuirks = quirks
-        let endpoint = TokenEndpoint(metadata: try TestProvider.metadata(), configuration: configuration, sender: harness.sender)
+        let endpoint = TokenEndpoint(metadata: try ProviderFixture.metadata(), configuration: configuration, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
             _ = try await endpoint.refresh(refreshToken: "rt-secret", budget: budget)

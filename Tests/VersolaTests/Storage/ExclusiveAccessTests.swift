@@ -4,6 +4,7 @@ import Testing
 
 @testable import Versola
 import VersolaHTTP
+import VersolaTesting
 
 /// Counts bodies running at once.
 private actor Occupancy {

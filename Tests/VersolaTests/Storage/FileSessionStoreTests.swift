@@ -4,6 +4,7 @@ import VersolaCrypto
 
 @testable import Versola
 import VersolaHTTP
+import VersolaTesting
 
 /// The umask is per process: the suite runs its tests one at a time, and only sets
 /// permissive masks (000, 022), which cannot hurt other suites running meanwhile.

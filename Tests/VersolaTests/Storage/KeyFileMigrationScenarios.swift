@@ -3,6 +3,7 @@ import Testing
 import VersolaCrypto
 
 @testable import Versola
+import VersolaTesting
 
 /// The key file moves from `$XDG_CONFIG_HOME/versola/key` (where earlier versions kept it, a
 /// directory often synced with dotfiles) to `$XDG_STATE_HOME/versola/key`, once, and the

@@ -4,6 +4,7 @@ import VersolaCrypto
 
 @testable import Versola
 import VersolaHTTP
+import VersolaTesting
 
 @Suite struct KeyFileKeySourceTests {
     @Test func createsAPrivateKeyFileOnceAndReusesIt() async throws {

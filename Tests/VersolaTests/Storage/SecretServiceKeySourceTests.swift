@@ -3,6 +3,7 @@ import Testing
 import VersolaCrypto
 
 @testable import Versola
+import VersolaTesting
 
 /// `SecretServiceKeySource` against a stand-in `secret-tool` that behaves as the real one was
 /// measured to (libsecret 0.20 with gnome-keyring 42, headless): it logs every invocation, so

@@ -4,25 +4,7 @@ import VersolaCrypto
 
 @testable import Versola
 import VersolaHTTP
-
-/// A fresh directory under the system temp directory, removed when the test is done.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("versola-storage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        // Restore write permission where a test removed it, then delete.
-        chmod(url.path, 0o700)
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func file(_ relative: String) -> String { path + "/" + relative }
-}
+import VersolaTesting
 
 enum StorageSamples {
     static let createdAt = Date(timeIntervalSinceReferenceDate: 786_000_123.456_789)

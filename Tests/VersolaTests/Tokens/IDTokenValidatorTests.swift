@@ -16,18 +16,18 @@ struct IDTokenValidatorTests {
             configure: (inout ClientConfiguration) -> Void = { _ in }) throws {
             var harness = EngineHarness()
             configure(&harness.configuration)
-            harness.transport.script(TestProvider.jwksPath, .json(try TestProvider.jwks(jwks)))
+            harness.transport.script(ProviderFixture.jwksPath, .json(try ProviderFixture.jwks(jwks)))
             self.harness = harness
             validator = IDTokenValidator(
-                configuration: harness.configuration, metadata: try TestProvider.metadata(metadataChanges),
+                configuration: harness.configuration, metadata: try ProviderFixture.metadata(metadataChanges),
                 keys: harness.keyCache(), clock: harness.clock)
         }
 
         var now: Date { harness.clock.wallClockNow }
-        var jwksRequests: Int { harness.transport.requests(to: TestProvider.jwksPath).count }
+        var jwksRequests: Int { harness.transport.requests(to: ProviderFixture.jwksPath).count }
 
         func claims(_ changes: [String: JSONValue?] = [:]) -> JSONObject {
-            TestProvider.claims(now: now, changes)
+            ProviderFixture.claims(now: now, changes)
         }
 
         func validate(
@@ -61,11 +61,11 @@ struct IDTokenValidatorTests {
     func validRS256() async throws {
         let fixture = try Fixture()
         let issued = fixture.now.timeIntervalSince1970.rounded(.down)
-        let token = try TestProvider.idToken(fixture.claims())
+        let token = try ProviderFixture.idToken(fixture.claims())
         let claims = try await fixture.validate(token).get()
         #expect(claims.subject == "user-42")
-        #expect(claims.issuer == TestProvider.issuer)
-        #expect(claims.audiences == [TestProvider.clientID])
+        #expect(claims.issuer == ProviderFixture.issuer)
+        #expect(claims.audiences == [ProviderFixture.clientID])
         #expect(claims.name == "Jane Doe")
         #expect(claims.email == "jane@example.com")
         #expect(claims.preferredUsername == "jane")
@@ -80,17 +80,17 @@ struct IDTokenValidatorTests {
     @Test("A7: a valid ES256 ID token is accepted and the key set is fetched once")
     func validES256AndCached() async throws {
         let fixture = try Fixture()
-        _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(), key: "ec-1")).get()
-        _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(), key: "rsa-1")).get()
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(), key: "ec-1")).get()
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(), key: "rsa-1")).get()
         #expect(fixture.jwksRequests == 1)
     }
 
     @Test("A7: alg none is rejected before any key is fetched")
     func algorithmNone() async throws {
         let fixture = try Fixture()
-        let token = TestProvider.unsignedToken(header: ["alg": "none", "kid": "rsa-1"], claims: fixture.claims())
+        let token = ProviderFixture.unsignedToken(header: ["alg": "none", "kid": "rsa-1"], claims: fixture.claims())
         fixture.expectRejected(try await fixture.validate(token), "none", .algorithmNotAllowed)
-        let unsigned = TestProvider.unsignedToken(header: ["alg": "none"], claims: fixture.claims())
+        let unsigned = ProviderFixture.unsignedToken(header: ["alg": "none"], claims: fixture.claims())
         fixture.expectRejected(try await fixture.validate(String(unsigned.dropLast(4))), "none", .algorithmNotAllowed)
         #expect(fixture.jwksRequests == 0)
     }
@@ -98,7 +98,7 @@ struct IDTokenValidatorTests {
     @Test("A7: HS256 signed with the public key's bytes is rejected (no HMAC)")
     func hmacConfusion() async throws {
         let fixture = try Fixture()
-        let keys = try TestProvider.keys()
+        let keys = try ProviderFixture.keys()
         let header = Base64URL.encode(JSONValue.object(["alg": "HS256", "kid": "rsa-1"]).serializedBytes())
         let payload = Base64URL.encode(JSONValue.object(fixture.claims()).serializedBytes())
         let forged = header + "." + payload + "." + Base64URL.encode(SHA256.hash(keys.rsa1.modulus))
@@ -108,16 +108,16 @@ struct IDTokenValidatorTests {
     @Test("A7: an algorithm allowed by the configuration but not advertised is rejected")
     func notAdvertised() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(), algorithm: .ps256)
+        let token = try ProviderFixture.idToken(fixture.claims(), algorithm: .ps256)
         fixture.expectRejected(try await fixture.validate(token), "PS256 is not allowed", .algorithmNotAllowed)
         let narrowed = try Fixture { $0.idTokenAlgorithms = [.es256] }
-        narrowed.expectRejected(try await narrowed.validate(try TestProvider.idToken(narrowed.claims())), "RS256", .algorithmNotAllowed)
+        narrowed.expectRejected(try await narrowed.validate(try ProviderFixture.idToken(narrowed.claims())), "RS256", .algorithmNotAllowed)
     }
 
     @Test("A7: an unknown kid refetches the key set exactly once, then is rejected")
     func unknownKidRefetchedOnce() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2")
+        let token = try ProviderFixture.idToken(fixture.claims(), key: "rsa-2")
         fixture.expectRejected(try await fixture.validate(token), "no key with kid rsa-2", .noUsableKey)
         #expect(fixture.jwksRequests == 2, "the first fetch and one refetch")
     }
@@ -125,9 +125,9 @@ struct IDTokenValidatorTests {
     @Test("A7: a key rotated in since the last fetch is found by the refetch")
     func rotatedKeyFound() async throws {
         let fixture = try Fixture()
-        fixture.harness.transport.script(TestProvider.jwksPath, .json(try TestProvider.jwks(["rsa-1", "rsa-2"])))
-        _ = try await fixture.validate(try TestProvider.idToken(fixture.claims())).get()
-        let claims = try await fixture.validate(try TestProvider.idToken(fixture.claims(), key: "rsa-2")).get()
+        fixture.harness.transport.script(ProviderFixture.jwksPath, .json(try ProviderFixture.jwks(["rsa-1", "rsa-2"])))
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims())).get()
+        let claims = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(), key: "rsa-2")).get()
         #expect(claims.subject == "user-42")
         #expect(fixture.jwksRequests == 2)
     }
@@ -135,7 +135,7 @@ struct IDTokenValidatorTests {
     @Test("A7 E6: refetches for unknown kids are rate-limited to one per 60 s; one refused by the limit is recoverable")
     func refetchRateLimit() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2")
+        let token = try ProviderFixture.idToken(fixture.claims(), key: "rsa-2")
         fixture.expectRejected(try await fixture.validate(token), "rsa-2", .noUsableKey)
         #expect(fixture.jwksRequests == 2)
         fixture.harness.clock.advance(by: .seconds(30))
@@ -155,8 +155,8 @@ struct IDTokenValidatorTests {
     @Test("R5 A7: a failed refetch does not start the rate-limit window")
     func failedRefetchNotCounted() async throws {
         let fixture = try Fixture()
-        fixture.harness.transport.script(TestProvider.jwksPath, .status(500))
-        let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2")
+        fixture.harness.transport.script(ProviderFixture.jwksPath, .status(500))
+        let token = try ProviderFixture.idToken(fixture.claims(), key: "rsa-2")
         let first = try await fixture.validate(token)
         guard case .failure(.recoverable(.server(let failure))) = first else {
             Issue.record("expected a server failure, got \(first)")
@@ -164,21 +164,21 @@ struct IDTokenValidatorTests {
         }
         #expect(failure.status == 500)
         #expect(fixture.jwksRequests == 1 + 3, "one fetch, then the refetch with its R5 repeats")
-        fixture.harness.transport.replaceScript(TestProvider.jwksPath, .json(try TestProvider.jwks(["rsa-1", "rsa-2"])))
+        fixture.harness.transport.replaceScript(ProviderFixture.jwksPath, .json(try ProviderFixture.jwks(["rsa-1", "rsa-2"])))
         _ = try await fixture.validate(token).get()
     }
 
     @Test("A7: a signature by another key is rejected naming the key")
     func wrongSignature() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(), key: "rsa-2", kid: "rsa-1")
+        let token = try ProviderFixture.idToken(fixture.claims(), key: "rsa-2", kid: "rsa-1")
         fixture.expectRejected(try await fixture.validate(token), "signature does not verify with key rsa-1", .signatureInvalid)
     }
 
     @Test("A7: a tampered payload is rejected")
     func tamperedPayload() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims())
+        let token = try ProviderFixture.idToken(fixture.claims())
         let parts = token.split(separator: ".").map(String.init)
         let forged = Base64URL.encode(JSONValue.object(fixture.claims(["sub": "admin"])).serializedBytes())
         fixture.expectRejected(try await fixture.validate(parts[0] + "." + forged + "." + parts[2]), "signature does not verify", .signatureInvalid)
@@ -187,61 +187,61 @@ struct IDTokenValidatorTests {
     @Test("A7: without kid, the one compatible key is used; several are ambiguous")
     func noKid() async throws {
         let fixture = try Fixture()
-        _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(), kid: .some(nil))).get()
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(), kid: .some(nil))).get()
         let ambiguous = try Fixture(jwks: ["rsa-1", "rsa-2", "ec-1"])
         ambiguous.expectRejected(
-            try await ambiguous.validate(try TestProvider.idToken(ambiguous.claims(), kid: .some(nil))), "2 keys", .noUsableKey)
+            try await ambiguous.validate(try ProviderFixture.idToken(ambiguous.claims(), kid: .some(nil))), "2 keys", .noUsableKey)
     }
 
     @Test("A7: a key whose type does not fit the algorithm is rejected")
     func keyTypeMismatch() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(), key: "rsa-1", kid: "ec-1")
+        let token = try ProviderFixture.idToken(fixture.claims(), key: "rsa-1", kid: "ec-1")
         fixture.expectRejected(try await fixture.validate(token), "key ec-1 does not permit RS256", .noUsableKey)
     }
 
     @Test("A7: iss must be exactly the issuer")
     func wrongIssuer() async throws {
         let fixture = try Fixture()
-        for issuer in [TestProvider.issuer + "/", "https://evil.example/realms/main"] {
-            let token = try TestProvider.idToken(fixture.claims(["iss": .string(issuer)]))
+        for issuer in [ProviderFixture.issuer + "/", "https://evil.example/realms/main"] {
+            let token = try ProviderFixture.idToken(fixture.claims(["iss": .string(issuer)]))
             fixture.expectRejected(try await fixture.validate(token), "iss \(issuer) is not", .issuerMismatch)
         }
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iss": nil]))), "iss is missing", .claimMissing)
+        fixture.expectRejected(try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["iss": nil]))), "iss is missing", .claimMissing)
     }
 
     @Test("A7: aud must contain the client ID")
     func wrongAudience() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims(["aud": ["other-client"], "azp": "other-client"]))
+        let token = try ProviderFixture.idToken(fixture.claims(["aud": ["other-client"], "azp": "other-client"]))
         fixture.expectRejected(try await fixture.validate(token), "aud does not contain versola-test", .audienceMismatch)
     }
 
     @Test("A7: with several audiences azp is required and must be the client ID")
     func authorizedParty() async throws {
         let fixture = try Fixture()
-        let audiences: JSONValue = [.string(TestProvider.clientID), "api"]
+        let audiences: JSONValue = [.string(ProviderFixture.clientID), "api"]
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["aud": audiences]))), "azp is missing", .claimMissing)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["aud": audiences]))), "azp is missing", .claimMissing)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["aud": audiences, "azp": "api"]))),
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["aud": audiences, "azp": "api"]))),
             "azp api is not versola-test", .audienceMismatch)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["azp": "api"]))), "azp api", .audienceMismatch)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["azp": "api"]))), "azp api", .audienceMismatch)
         let claims = try await fixture.validate(
-            try TestProvider.idToken(fixture.claims(["aud": audiences, "azp": .string(TestProvider.clientID)]))
+            try ProviderFixture.idToken(fixture.claims(["aud": audiences, "azp": .string(ProviderFixture.clientID)]))
         ).get()
-        #expect(claims.audiences == [TestProvider.clientID, "api"])
+        #expect(claims.audiences == [ProviderFixture.clientID, "api"])
     }
 
     @Test("A7: the nonce must equal the request's")
     func nonce() async throws {
         let fixture = try Fixture()
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nonce": "n-2"]))),
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["nonce": "n-2"]))),
             "nonce differs from the request's", .nonceMismatch)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nonce": nil]))), "nonce is missing", .claimMissing)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["nonce": nil]))), "nonce is missing", .claimMissing)
     }
 
     @Test("A7: at_hash, when present, must match the access token")
@@ -251,15 +251,15 @@ struct IDTokenValidatorTests {
         let rsHash = IDTokenValidator.accessTokenHash(accessToken, algorithm: .rs256)
         #expect(rsHash == Base64URL.encode(SHA256.hash(Array(accessToken.utf8)).prefix(16)))
         _ = try await fixture.validate(
-            try TestProvider.idToken(fixture.claims(["at_hash": .string(rsHash)])), accessToken: accessToken
+            try ProviderFixture.idToken(fixture.claims(["at_hash": .string(rsHash)])), accessToken: accessToken
         ).get()
         fixture.expectRejected(
             try await fixture.validate(
-                try TestProvider.idToken(fixture.claims(["at_hash": .string(rsHash)])), accessToken: "another-token"),
+                try ProviderFixture.idToken(fixture.claims(["at_hash": .string(rsHash)])), accessToken: "another-token"),
             "at_hash does not match", .accessTokenHashMismatch)
         let esHash = IDTokenValidator.accessTokenHash(accessToken, algorithm: .es256)
         _ = try await fixture.validate(
-            try TestProvider.idToken(fixture.claims(["at_hash": .string(esHash)]), key: "ec-1"), accessToken: accessToken
+            try ProviderFixture.idToken(fixture.claims(["at_hash": .string(esHash)]), key: "ec-1"), accessToken: accessToken
         ).get()
         #expect(IDTokenValidator.accessTokenHash(accessToken, algorithm: .rs384).count == Base64URL.encodedLength(24))
         #expect(IDTokenValidator.accessTokenHash(accessToken, algorithm: .edDSA).count == Base64URL.encodedLength(32))
@@ -270,11 +270,11 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture()
         let now = Int64(fixture.now.timeIntervalSince1970)
         for (name, value) in [("exp", 1e300), ("exp", -1e300), ("exp", 1.8e19), ("iat", 1e300), ("nbf", -1e300)] {
-            let token = try TestProvider.idToken(fixture.claims([name: .double(value)]))
+            let token = try ProviderFixture.idToken(fixture.claims([name: .double(value)]))
             fixture.expectRejected(try await fixture.validate(token), "\(name) is not a time between the years 1 and 9999", .claimMalformed)
         }
         // auth_time is informative: an absurd one is dropped, the token stays valid.
-        let token = try TestProvider.idToken(fixture.claims(["auth_time": .double(1e300), "iat": .integer(now)]))
+        let token = try ProviderFixture.idToken(fixture.claims(["auth_time": .double(1e300), "iat": .integer(now)]))
         #expect(try await fixture.validate(token).get().authenticationTime == nil)
     }
 
@@ -282,13 +282,13 @@ struct IDTokenValidatorTests {
     func expiry() async throws {
         let fixture = try Fixture()  // tolerance 60 s
         let now = Int64(fixture.now.timeIntervalSince1970)
-        let insideToken = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 59), "iat": .integer(now - 400)]))
+        let insideToken = try ProviderFixture.idToken(fixture.claims(["exp": .integer(now - 59), "iat": .integer(now - 400)]))
         _ = try await fixture.validate(insideToken).get()
-        let outsideToken = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 60), "iat": .integer(now - 400)]))
+        let outsideToken = try ProviderFixture.idToken(fixture.claims(["exp": .integer(now - 60), "iat": .integer(now - 400)]))
         fixture.expectRejected(try await fixture.validate(outsideToken), "expired 60 s ago", .expired)
-        let longAgo = try TestProvider.idToken(fixture.claims(["exp": .integer(now - 3600), "iat": .integer(now - 4000)]))
+        let longAgo = try ProviderFixture.idToken(fixture.claims(["exp": .integer(now - 3600), "iat": .integer(now - 4000)]))
         fixture.expectRejected(try await fixture.validate(longAgo), "expired 3600 s ago", .expired)
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": nil]))), "exp is missing", .claimMissing)
+        fixture.expectRejected(try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["exp": nil]))), "exp is missing", .claimMissing)
     }
 
     @Test("A7: the tolerance follows the configuration")
@@ -296,28 +296,28 @@ struct IDTokenValidatorTests {
         let fixture = try Fixture { $0.clockTolerance = .zero }
         let now = Int64(fixture.now.timeIntervalSince1970)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["exp": .integer(now)]))), "expired 0 s ago", .expired)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["exp": .integer(now)]))), "expired 0 s ago", .expired)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 1)]))), "future", .notYetValid)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["iat": .integer(now + 1)]))), "future", .notYetValid)
     }
 
     @Test("A7: iat in the future beyond the tolerance is rejected; within it is valid")
     func issuedInFuture() async throws {
         let fixture = try Fixture()
         let now = Int64(fixture.now.timeIntervalSince1970)
-        _ = try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 60)]))).get()
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["iat": .integer(now + 60)]))).get()
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": .integer(now + 61)]))),
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["iat": .integer(now + 61)]))),
             "issued 61 s in the future", .notYetValid)
         fixture.expectRejected(
-            try await fixture.validate(try TestProvider.idToken(fixture.claims(["nbf": .integer(now + 120)]))), "nbf", .notYetValid)
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["iat": nil]))), "iat is missing", .claimMissing)
+            try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["nbf": .integer(now + 120)]))), "nbf", .notYetValid)
+        fixture.expectRejected(try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["iat": nil]))), "iat is missing", .claimMissing)
     }
 
     @Test("A7: time is read on the injected clock")
     func injectedClock() async throws {
         let fixture = try Fixture()
-        let token = try TestProvider.idToken(fixture.claims())
+        let token = try ProviderFixture.idToken(fixture.claims())
         _ = try await fixture.validate(token).get()
         fixture.harness.clock.advance(by: .seconds(300 + 60))
         fixture.expectRejected(try await fixture.validate(token), "expired 60 s ago", .expired)
@@ -326,26 +326,26 @@ struct IDTokenValidatorTests {
     @Test("A7: sub is required")
     func missingSubject() async throws {
         let fixture = try Fixture()
-        fixture.expectRejected(try await fixture.validate(try TestProvider.idToken(fixture.claims(["sub": nil]))), "sub is missing", .claimMissing)
+        fixture.expectRejected(try await fixture.validate(try ProviderFixture.idToken(fixture.claims(["sub": nil]))), "sub is missing", .claimMissing)
     }
 
     @Test("A7: after a refresh the new ID token keeps iss, sub and aud, and needs no nonce")
     func refreshKeepsIdentity() async throws {
         let fixture = try Fixture()
-        let previous = try await fixture.validate(try TestProvider.idToken(fixture.claims())).get()
+        let previous = try await fixture.validate(try ProviderFixture.idToken(fixture.claims())).get()
         fixture.harness.clock.advance(by: .seconds(600))
         let renewed = try await fixture.validate(
-            try TestProvider.idToken(fixture.claims(["nonce": nil])), nonce: nil, previous: previous
+            try ProviderFixture.idToken(fixture.claims(["nonce": nil])), nonce: nil, previous: previous
         ).get()
         #expect(renewed.subject == previous.subject)
         fixture.expectRejected(
             try await fixture.validate(
-                try TestProvider.idToken(fixture.claims(["nonce": nil, "sub": "user-43"])), nonce: nil, previous: previous),
+                try ProviderFixture.idToken(fixture.claims(["nonce": nil, "sub": "user-43"])), nonce: nil, previous: previous),
             "sub differs from the previous", .subjectChanged)
         fixture.expectRejected(
             try await fixture.validate(
-                try TestProvider.idToken(
-                    fixture.claims(["nonce": nil, "aud": [.string(TestProvider.clientID), "api"], "azp": .string(TestProvider.clientID)])),
+                try ProviderFixture.idToken(
+                    fixture.claims(["nonce": nil, "aud": [.string(ProviderFixture.clientID), "api"], "azp": .string(ProviderFixture.clientID)])),
                 nonce: nil, previous: previous),
             "aud differs from the previous", .subjectChanged)
     }
@@ -362,9 +362,9 @@ struct IDTokenValidatorTests {
     @Test("A7: the synchronous form validates against a key set the caller holds")
     func synchronousValidation() throws {
         let fixture = try Fixture()
-        let keySet = try JWKSet(parsing: try TestProvider.jwks())
+        let keySet = try JWKSet(parsing: try ProviderFixture.jwks())
         let claims = try fixture.validator.validate(
-            try TestProvider.idToken(fixture.claims()), keySet: keySet, nonce: "n-1", accessToken: nil)
+            try ProviderFixture.idToken(fixture.claims()), keySet: keySet, nonce: "n-1", accessToken: nil)
         #expect(claims.subject == "user-42")
         #expect(fixture.jwksRequests == 0)
     }

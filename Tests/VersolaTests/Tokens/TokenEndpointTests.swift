@@ -10,7 +10,7 @@ struct TokenEndpointTests {
         #"{"access_token":"at-secret","token_type":"DPoP","expires_in":300,"refresh_token":"rt-secret","id_token":"id.token.value","scope":"openid offline_access"}"#
 
     private func endpoint(_ harness: EngineHarness) throws -> TokenEndpoint {
-        TokenEndpoint(metadata: try TestProvider.metadata(), configuration: harness.configuration, sender: harness.sender)
+        TokenEndpoint(metadata: try ProviderFixture.metadata(), configuration: harness.configuration, sender: harness.sender)
     }
 
     private func exchange(_ harness: EngineHarness, extra: [FormBody.Field] = []) async throws -> Result<TokenResponse, VersolaError> {
@@ -19,7 +19,7 @@ struct TokenEndpointTests {
         do throws(VersolaError) {
             return .success(
                 try await endpoint.exchangeCode(
-                    code: "code-secret", verifier: "verifier-secret", redirectURI: TestProvider.redirectURI,
+                    code: "code-secret", verifier: "verifier-secret", redirectURI: ProviderFixture.redirectURI,
                     budget: budget, extra: extra))
         } catch {
             return .failure(error)
@@ -39,7 +39,7 @@ struct TokenEndpointTests {
     @Test("A6: the code exchange sends exactly grant_type, code, redirect_uri, code_verifier and client_id")
     func exchangeShape() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .json(Self.tokenJSON))
         let tokens = try await exchange(harness).get()
         #expect(tokens.accessToken == "at-secret")
         #expect(tokens.tokenType == .dpop)
@@ -48,7 +48,7 @@ struct TokenEndpointTests {
         #expect(tokens.idToken == "id.token.value")
         #expect(tokens.scope == "openid offline_access")
 
-        let request = try #require(harness.transport.requests(to: TestProvider.tokenPath).first)
+        let request = try #require(harness.transport.requests(to: ProviderFixture.tokenPath).first)
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://idp.example/realms/main/token")
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
@@ -57,9 +57,9 @@ struct TokenEndpointTests {
         #expect(form.names == ["grant_type", "code", "redirect_uri", "code_verifier", "client_id"])
         #expect(form["grant_type"] == "authorization_code")
         #expect(form["code"] == "code-secret")
-        #expect(form["redirect_uri"] == TestProvider.redirectURI)
+        #expect(form["redirect_uri"] == ProviderFixture.redirectURI)
         #expect(form["code_verifier"] == "verifier-secret")
-        #expect(form["client_id"] == TestProvider.clientID)
+        #expect(form["client_id"] == ProviderFixture.clientID)
         #expect(
             String(decoding: request.body, as: UTF8.self).contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A49152%2Fcallback"))
     }
@@ -67,7 +67,7 @@ struct TokenEndpointTests {
     @Test("A6: extra fields follow the standard ones")
     func extraFields() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .json(Self.tokenJSON))
         _ = try await exchange(harness, extra: [.init(name: "resource", value: "https://api.example/")]).get()
         let request = try #require(harness.transport.requests.first)
         #expect(harness.transport.form(of: request)?.names.last == "resource")
@@ -76,7 +76,7 @@ struct TokenEndpointTests {
     @Test("R4 A6: the code exchange is sent once after a 503")
     func exchangeNotRepeatedAfter503() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .status(503), .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .status(503), .json(Self.tokenJSON))
         let result = try await exchange(harness)
         guard case .failure(.recoverable(.server(let failure))) = result else {
             Issue.record("expected a server failure, got \(result)")
@@ -91,7 +91,7 @@ struct TokenEndpointTests {
         let harness = EngineHarness()
         let origin = try #require(Origin(scheme: "https", host: "idp.example"))
         harness.transport.script(
-            TestProvider.tokenPath, .failure(.failedAfterSending(origin: origin)), .json(Self.tokenJSON))
+            ProviderFixture.tokenPath, .failure(.failedAfterSending(origin: origin)), .json(Self.tokenJSON))
         let result = try await exchange(harness)
         guard case .failure(.recoverable(.network(let failure))) = result else {
             Issue.record("expected a network failure, got \(result)")
@@ -106,7 +106,7 @@ struct TokenEndpointTests {
     func exchangeNotRepeatedAfterRefusal() async throws {
         let harness = EngineHarness()
         let origin = try #require(Origin(scheme: "https", host: "idp.example"))
-        harness.transport.script(TestProvider.tokenPath, .failure(.couldNotConnect(origin: origin)), .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .failure(.couldNotConnect(origin: origin)), .json(Self.tokenJSON))
         _ = try await exchange(harness)
         #expect(harness.transport.requests.count == 1)
     }
@@ -114,10 +114,10 @@ struct TokenEndpointTests {
     @Test("A6: the refresh sends grant_type, refresh_token, client_id and an optional scope")
     func refreshShape() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .json(Self.tokenJSON))
         _ = try await refresh(harness).get()
         _ = try await refresh(harness, scope: "openid").get()
-        let requests = harness.transport.requests(to: TestProvider.tokenPath)
+        let requests = harness.transport.requests(to: ProviderFixture.tokenPath)
         let first = try #require(harness.transport.form(of: requests[0]))
         #expect(first.names == ["grant_type", "refresh_token", "client_id"])
         #expect(first["grant_type"] == "refresh_token")
@@ -129,12 +129,12 @@ struct TokenEndpointTests {
     @Test("R6: the refresh is repeated after a 503 but not after a 500")
     func refreshRepeats() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .status(503), .json(Self.tokenJSON))
+        harness.transport.script(ProviderFixture.tokenPath, .status(503), .json(Self.tokenJSON))
         _ = try await refresh(harness).get()
         #expect(harness.transport.requests.count == 2)
 
         let other = EngineHarness()
-        other.transport.script(TestProvider.tokenPath, .status(500), .json(Self.tokenJSON))
+        other.transport.script(ProviderFixture.tokenPath, .status(500), .json(Self.tokenJSON))
         #expect(try await refresh(other).failureValue != nil)
         #expect(other.transport.requests.count == 1)
     }
@@ -146,7 +146,7 @@ struct TokenEndpointTests {
             #"{"error_description":"interaction_required","error":"invalid_grant","extra":{"x":1}}"#])
     func invalidGrant(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(body, status: 400))
+        harness.transport.script(ProviderFixture.tokenPath, .json(body, status: 400))
         #expect(try await refresh(harness).failureValue == .reauthenticate(.grantRejected))
         #expect(try await exchange(harness).failureValue == .reauthenticate(.grantRejected))
         #expect(harness.transport.requests.count == 2)
@@ -158,7 +158,7 @@ struct TokenEndpointTests {
             #"{"error":"invalid_request","error_description":"the REFRESH TOKEN was revoked"}"#])
     func invalidRequestNamingTheRefreshToken(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(body, status: 400))
+        harness.transport.script(ProviderFixture.tokenPath, .json(body, status: 400))
         #expect(try await refresh(harness).failureValue == .reauthenticate(.grantRejected))
         guard case .configuration(.invalidConfiguration) = try await exchange(harness).failureValue else {
             Issue.record("an invalid_request to the code exchange stays a configuration error")
@@ -173,7 +173,7 @@ struct TokenEndpointTests {
             #"{"error":"invalid_request","error_description":"Code inactive"}"#])
     func otherInvalidRequest(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(body, status: 400))
+        harness.transport.script(ProviderFixture.tokenPath, .json(body, status: 400))
         guard case .configuration(.invalidConfiguration) = try await refresh(harness).failureValue else {
             Issue.record("expected a configuration error for \(body)")
             return
@@ -184,7 +184,7 @@ struct TokenEndpointTests {
     func forbiddenReadLikeBadRequest() async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.tokenPath, .json(#"{"error":"invalid_grant"}"#, status: 403),
+            ProviderFixture.tokenPath, .json(#"{"error":"invalid_grant"}"#, status: 403),
             .json(#"{"error":"invalid_client"}"#, status: 403))
         #expect(try await refresh(harness).failureValue == .reauthenticate(.grantRejected))
         guard case .configuration(.providerUnsupported) = try await refresh(harness).failureValue else {
@@ -196,7 +196,7 @@ struct TokenEndpointTests {
     @Test("E8: a 4xx without an OAuth error body is a server failure with its status")
     func bodylessClientError() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .response(status: 404, headers: [:], body: Array("nope".utf8)))
+        harness.transport.script(ProviderFixture.tokenPath, .response(status: 404, headers: [:], body: Array("nope".utf8)))
         guard case .recoverable(.server(let failure)) = try await refresh(harness).failureValue else {
             Issue.record("expected a server failure")
             return
@@ -213,7 +213,7 @@ struct TokenEndpointTests {
             #"{"access_token":"a","token_type":"Bearer","refresh_token":7}"#])
     func unusableBody(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(body))
+        harness.transport.script(ProviderFixture.tokenPath, .json(body))
         guard case .recoverable(.server(let failure)) = try await refresh(harness).failureValue else {
             Issue.record("expected a server failure for \(body)")
             return
@@ -224,7 +224,7 @@ struct TokenEndpointTests {
     @Test("A token_type other than Bearer or DPoP is providerUnsupported")
     func unknownTokenType() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.tokenPath, .json(#"{"access_token":"a","token_type":"mac"}"#))
+        harness.transport.script(ProviderFixture.tokenPath, .json(#"{"access_token":"a","token_type":"mac"}"#))
         guard case .configuration(.providerUnsupported) = try await refresh(harness).failureValue else {
             Issue.record("expected providerUnsupported")
             return
@@ -235,7 +235,7 @@ struct TokenEndpointTests {
     func lenientMembers() async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.tokenPath,
+            ProviderFixture.tokenPath,
             .json(#"{"access_token":"a","token_type":"bearer","expires_in":"3600","id_token":null,"scope":"openid"}"#),
             .json(#"{"access_token":"a","token_type":"dPoP","expires_in":59.9}"#))
         let first = try await refresh(harness).get()
@@ -251,7 +251,7 @@ struct TokenEndpointTests {
     func noSecretsShown() async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.tokenPath, .json(Self.tokenJSON), .json(#"{"error":"invalid_grant"}"#, status: 400))
+            ProviderFixture.tokenPath, .json(Self.tokenJSON), .json(#"{"error":"invalid_grant"}"#, status: 400))
         let tokens = try await exchange(harness).get()
         _ = try await refresh(harness)
         let shown = [tokens.description, String(describing: tokens)] + harness.log.recorded.map(\.description)

@@ -6,7 +6,7 @@ import VersolaHTTP
 @Suite("UserInfoTests")
 struct UserInfoTests {
     private func fetch(_ harness: EngineHarness, subject: String = "user-42") async throws -> Result<UserInfo, VersolaError> {
-        let url = try #require(try TestProvider.metadata().userInfoEndpoint)
+        let url = try #require(try ProviderFixture.metadata().userInfoEndpoint)
         let endpoint = UserInfoEndpoint(url: url, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
@@ -20,7 +20,7 @@ struct UserInfoTests {
     func matchingSubject() async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.userInfoPath, .json(#"{"sub":"user-42","name":"Jane Doe","email":"jane@example.com","groups":["a"]}"#))
+            ProviderFixture.userInfoPath, .json(#"{"sub":"user-42","name":"Jane Doe","email":"jane@example.com","groups":["a"]}"#))
         let info = try await fetch(harness).get()
         #expect(info.subject == "user-42")
         #expect(info.name == "Jane Doe")
@@ -35,7 +35,7 @@ struct UserInfoTests {
     @Test("A8: a different sub is idTokenRejected naming it, and the answer is not used")
     func subjectMismatch() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.userInfoPath, .json(#"{"sub":"user-43","name":"Mallory"}"#))
+        harness.transport.script(ProviderFixture.userInfoPath, .json(#"{"sub":"user-43","name":"Mallory"}"#))
         guard case .failure(.configuration(.idTokenRejected(let rejection))) = try await fetch(harness) else {
             Issue.record("expected idTokenRejected")
             return
@@ -46,7 +46,7 @@ struct UserInfoTests {
     @Test("A8: a missing sub is idTokenRejected")
     func subjectMissing() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.userInfoPath, .json(#"{"name":"Jane"}"#))
+        harness.transport.script(ProviderFixture.userInfoPath, .json(#"{"name":"Jane"}"#))
         guard case .failure(.configuration(.idTokenRejected(let rejection))) = try await fetch(harness) else {
             Issue.record("expected idTokenRejected")
             return
@@ -58,7 +58,7 @@ struct UserInfoTests {
     func unauthorized() async throws {
         let harness = EngineHarness()
         harness.transport.script(
-            TestProvider.userInfoPath, .status(401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]))
+            ProviderFixture.userInfoPath, .status(401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]))
         #expect(try await fetch(harness).failureValue == .reauthenticate(.sessionRejected))
         #expect(harness.transport.requests.count == 1)
     }
@@ -66,7 +66,7 @@ struct UserInfoTests {
     @Test("R5: UserInfo is read again after a 502")
     func repeatedAfter502() async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.userInfoPath, .status(502), .json(#"{"sub":"user-42"}"#))
+        harness.transport.script(ProviderFixture.userInfoPath, .status(502), .json(#"{"sub":"user-42"}"#))
         _ = try await fetch(harness).get()
         #expect(harness.transport.requests.count == 2)
     }
@@ -74,7 +74,7 @@ struct UserInfoTests {
     @Test("E8: a body that is not a JSON object is a server failure", arguments: ["", "[]", "eyJ.signed.jwt", "{"])
     func notJSON(body: String) async throws {
         let harness = EngineHarness()
-        harness.transport.script(TestProvider.userInfoPath, .json(body))
+        harness.transport.script(ProviderFixture.userInfoPath, .json(body))
         guard case .failure(.recoverable(.server(let failure))) = try await fetch(harness) else {
             Issue.record("expected a server failure")
             return

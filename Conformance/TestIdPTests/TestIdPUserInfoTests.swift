@@ -3,7 +3,7 @@ import VersolaHTTP
 import VersolaTestIdP
 
 /// The UserInfo endpoint with Bearer and DPoP tokens (A8).
-@Suite struct UserInfoTests {
+@Suite struct TestIdPUserInfoTests {
     @Test func bearerTokenGetsTheUsersClaims() async throws {
         try await withProvider { idp in
             let tokens = try await idp.tokens()
@@ -19,7 +19,7 @@ import VersolaTestIdP
 
     @Test func dpopTokenGetsTheUsersClaims() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let answer = try await idp.getWithDPoP("/userinfo", token: tokens.accessToken, key: key)
             #expect(answer.status == 200)

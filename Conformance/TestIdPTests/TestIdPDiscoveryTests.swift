@@ -3,7 +3,7 @@ import VersolaJOSE
 import VersolaTestIdP
 
 /// The discovery document: every field a client relies on, exactly (A1, A3, A5, D2).
-@Suite struct DiscoveryTests {
+@Suite struct TestIdPDiscoveryTests {
     @Test func documentAdvertisesEveryEndpointAndCapability() async throws {
         try await withProvider { idp in
             let answer = await idp.get("/.well-known/openid-configuration")

@@ -4,7 +4,7 @@ import VersolaJOSE
 
 /// A client's DPoP key (ES256) and a builder of proofs, correct by default and bendable one
 /// rule of RFC 9449 §4.3 at a time.
-struct DPoPKey: Sendable {
+struct ClientDPoPKey: Sendable {
     let privateKey: P256PrivateKey
     let publicJWK: JWK
 

@@ -2,22 +2,41 @@ import Dispatch
 import Foundation
 import VersolaHTTP
 
-/// Runs a helper program to completion on a thread of its own (``DedicatedThread``).
-enum ChildProcess {
+/// Runs a helper program to completion on a thread of its own (``DedicatedThread``), its
+/// standard output and standard error collected: `secret-tool` for the Secret Service key
+/// source, `git config` for `versola setup-git`.
+///
+/// ```swift
+/// guard let git = ChildProcess.find("git", searchPath: environment["PATH"] ?? "/usr/bin:/bin"),
+///     let outcome = await ChildProcess.run(git, arguments: ["--version"], environment: environment)
+/// else { return }   // no git, or it could not be started
+/// outcome.status     // 0
+/// ```
+package enum ChildProcess {
     /// How a run ended.
-    struct Outcome: Sendable, Hashable {
+    package struct Outcome: Sendable, Hashable {
         /// The exit status (or the signal number for an uncaught signal).
-        var status: Int32
+        package var status: Int32
         /// Standard output.
-        var output: [UInt8]
+        package var output: [UInt8]
         /// Standard error.
-        var errorOutput: [UInt8]
+        package var errorOutput: [UInt8]
+    }
+
+    /// The first executable file `name` in the directories of `searchPath`, a `PATH` value
+    /// (directories separated by `:`; relative ones are skipped), or nil when there is none.
+    package static func find(_ name: String, searchPath: String) -> URL? {
+        for directory in searchPath.split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return URL(fileURLWithPath: candidate) }
+        }
+        return nil
     }
 
     /// Runs `executable` with `arguments`, feeding `input` on standard input. Nil when the
     /// program cannot be started at all.
     /// - Parameter environment: the program's environment; nil passes this process's own.
-    static func run(
+    package static func run(
         _ executable: URL, arguments: [String], input: [UInt8] = [], environment: [String: String]? = nil
     ) async -> Outcome? {
         await DedicatedThread.run { runBlocking(executable, arguments: arguments, input: input, environment: environment) }

@@ -1,6 +1,6 @@
 /// `application/x-www-form-urlencoded` for requests the tests send (their own encoder, so
 /// the provider's decoder is tested against an independent one).
-enum FormBody {
+enum FormEncoder {
     /// `a=1&b=2`, every byte outside RFC 3986's unreserved set percent-encoded.
     static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")

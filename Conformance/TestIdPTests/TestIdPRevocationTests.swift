@@ -3,7 +3,7 @@ import VersolaHTTP
 import VersolaTestIdP
 
 /// Token revocation, RFC 7009 (A9, S9).
-@Suite struct RevocationTests {
+@Suite struct TestIdPRevocationTests {
     static func revoke(_ idp: ProviderHarness, _ token: String, clientID: String = "versola-test") async
         -> HTTPServerAction
     {

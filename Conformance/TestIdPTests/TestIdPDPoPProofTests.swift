@@ -5,7 +5,7 @@ import VersolaTestIdP
 
 /// Every check of RFC 9449 §4.3, each failing on its own, at the token endpoint and at the
 /// resource (D2).
-@Suite struct DPoPProofTests {
+@Suite struct TestIdPDPoPProofTests {
     static func headers(_ values: [String], authorization: String? = nil) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if let authorization { headers.add("Authorization", authorization) }
@@ -27,7 +27,7 @@ import VersolaTestIdP
     @Test(arguments: ProofFlaw.allCases)
     func flawedProofIsRefusedAtTheTokenEndpoint(flaw: ProofFlaw) async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
             let flawed = try flaw.headerValues(key: key, method: "POST", url: idp.url("/token"), now: idp.clock.now)
@@ -44,7 +44,7 @@ import VersolaTestIdP
     @Test(arguments: ProofFlaw.allCases)
     func flawedProofIsRefusedAtTheResource(flaw: ProofFlaw) async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let flawed = try flaw.headerValues(
                 key: key, method: "GET", url: idp.url("/resource"), now: idp.clock.now, accessToken: tokens.accessToken)
@@ -62,7 +62,7 @@ import VersolaTestIdP
     @Test(arguments: ProofVariation.allCases)
     func allowedVariationsAreAccepted(variation: ProofVariation) async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
             let proof = try variation.proof(key: key, method: "POST", url: idp.url("/token"), now: idp.clock.now)
@@ -79,7 +79,7 @@ import VersolaTestIdP
     // §11.1: a proof's jti is accepted once.
     @Test func replayedProofIsRefused() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let request = AuthorizationRequest()
             let proof = try idp.tokenProof(key)
             let first = await idp.exchange(code: try await idp.code(for: request), for: request, dpop: proof)
@@ -106,7 +106,7 @@ import VersolaTestIdP
     // §4.3 step 11: at the resource the proof must carry ath, the hash of that token.
     @Test func resourceProofNeedsTheRightAth() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let other = try await idp.tokens(key: key)
             let cases: [(String, String)] = [
@@ -124,7 +124,7 @@ import VersolaTestIdP
     // Without a proof where one is required.
     @Test func missingProofIsRefused() async throws {
         try await withProvider { idp in
-            let key = try DPoPKey()
+            let key = try ClientDPoPKey()
             let tokens = try await idp.tokens(key: key)
             let refused = await idp.getProtected("/resource", scheme: "DPoP", token: tokens.accessToken)
             #expect(refused.status == 401)
@@ -134,7 +134,7 @@ import VersolaTestIdP
             let request = AuthorizationRequest()
             let code = try await idp.code(for: request)
             #expect(await idp.exchange(code: code, for: request).oauthError == "invalid_dpop_proof")
-            #expect(await idp.exchange(code: code, for: request, dpop: try idp.tokenProof(try DPoPKey())).status == 200)
+            #expect(await idp.exchange(code: code, for: request, dpop: try idp.tokenProof(try ClientDPoPKey())).status == 200)
         }
     }
 }

@@ -1,15 +1,13 @@
 import Foundation
-import Synchronization
 import Versola
-import VersolaTesting
 import VersolaHTTP
 import VersolaCrypto
 import VersolaJOSE
 
-/// A fake provider for engine tests: fixed URLs, real signing keys, a discovery document, a
-/// key set and signed ID tokens, plus a harness that wires a ``ScriptedTransport`` and a
-/// ``ManualClock`` into an ``EngineEnvironment``.
-enum TestProvider {
+/// The made-up provider that engine tests script a ``ScriptedTransport`` with: fixed URLs, real
+/// signing keys, a discovery document, a key set and signed ID tokens (``EngineHarness`` wires
+/// the transport and a ``ManualClock`` into an ``EngineEnvironment``).
+enum ProviderFixture {
     static let issuer = "https://idp.example/realms/main"
     static let clientID = "versola-test"
     static let discoveryPath = "/realms/main/.well-known/openid-configuration"
@@ -118,46 +116,4 @@ enum TestProvider {
         Base64URL.encode(JSONValue.object(header).serializedBytes()) + "."
             + Base64URL.encode(JSONValue.object(claims).serializedBytes()) + "." + Base64URL.encode([1, 2, 3])
     }
-}
-
-/// A scripted transport, a manual clock and a seeded random source wired into an engine environment.
-struct EngineHarness {
-    let clock = ManualClock()
-    let transport: ScriptedTransport
-    let log = RecordingLogSink()
-    let environment: EngineEnvironment
-    let sender: EndpointSender
-    var configuration = TestProvider.configuration()
-
-    init(callDuration: Duration = .milliseconds(10)) {
-        transport = ScriptedTransport(clock: clock, callDuration: callDuration)
-        environment = EngineEnvironment(
-            http: RetryingClient(transport: transport, clock: clock, random: SeededRandomSource(seed: 7)), log: log)
-        sender = EndpointSender(environment: environment)
-    }
-
-    func budget() throws -> OperationBudget {
-        try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-    }
-
-    /// Scripts the provider's discovery document and key set.
-    func serveProvider(jwks: [String] = ["rsa-1", "ec-1"]) throws {
-        transport.script(TestProvider.discoveryPath, .json(TestProvider.discovery()))
-        transport.script(TestProvider.jwksPath, .json(try TestProvider.jwks(jwks)))
-    }
-
-    func keyCache() -> JWKSCache {
-        JWKSCache(jwksURI: URL(string: TestProvider.issuer + "/certs")!, sender: sender)
-    }
-}
-
-/// Keeps every log event, to check that none carries a secret.
-final class RecordingLogSink: VersolaLogSink {
-    private let events = Mutex<[VersolaLogEvent]>([])
-
-    func record(_ event: VersolaLogEvent) {
-        events.withLock { $0.append(event) }
-    }
-
-    var recorded: [VersolaLogEvent] { events.withLock { $0 } }
 }
