@@ -209,7 +209,14 @@ import VersolaTestIdP
         defer { server.stop() }
         _ = try await transport.send(HTTPRequest(url: server.url("/warm")), options: quick)
         let post = HTTPRequest(method: .post, url: server.url("/token"), body: Array("code=x".utf8))
-        let response = try await transport.send(post, options: quick)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(post, options: quick)
+        } catch {
+            // Say what the server saw, so a failure here tells which leg went missing.
+            Issue.record("\(error); the server read \(server.requests.map(\.target)) over \(server.connectionCount) connections")
+            return
+        }
         #expect(response.status == 200)
         #expect(server.requests.map(\.target) == ["/warm", "/token", "/token"])  // silently re-sent
     }
