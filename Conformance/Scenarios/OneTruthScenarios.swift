@@ -78,6 +78,18 @@ final class FailingWritesStore: SessionStore {
         try SessionRig.makeSession(configuration: rig.configuration, store: store, clock: rig.clock, browser: rig.browser)
     }
 
+    /// A session signed in on a store whose key source the test can lock or break.
+    static func signedInOnLockableKeys(
+        _ rig: SessionRig
+    ) async throws -> (keys: LockableKeySource, store: FileSessionStore, session: Session) {
+        let keys = LockableKeySource()
+        let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
+        let session = try session(rig, store: store)
+        await session.start()
+        try await session.login()
+        return (keys, store, session)
+    }
+
     @Test("L2 S11: a login waiting in one session finishes when another session completes its pending request")
     func waitingLoginFinishedByAnotherSession() async throws {
         let rig = try await SessionRig(browserFollows: false)
@@ -108,11 +120,7 @@ final class FailingWritesStore: SessionStore {
     func lockedMidSession() async throws {
         let rig = try await SessionRig()
         try await withRig(rig) { rig in
-            let keys = LockableKeySource()
-            let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
-            let session = try Self.session(rig, store: store)
-            await session.start()
-            try await session.login()
+            let (keys, store, session) = try await Self.signedInOnLockableKeys(rig)
             let before = FileManager.default.contents(atPath: store.recordFile.path)
             keys.setLocked(true)
             do throws(VersolaError) {
@@ -136,11 +144,7 @@ final class FailingWritesStore: SessionStore {
     func unusableKeySourceKeepsTheGrant() async throws {
         let rig = try await SessionRig()
         try await withRig(rig) { rig in
-            let keys = LockableKeySource()
-            let store = try FileSessionStore(profile: "work", directory: rig.directories.stateHome, keySource: keys)
-            let session = try Self.session(rig, store: store)
-            await session.start()
-            try await session.login()
+            let (keys, store, session) = try await Self.signedInOnLockableKeys(rig)
             let before = FileManager.default.contents(atPath: store.recordFile.path)
             keys.setUnusable(true)
             // What a change notice from another process does: read the store again.

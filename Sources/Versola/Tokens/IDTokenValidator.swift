@@ -218,7 +218,7 @@ public struct IDTokenValidator: Sendable {
         }
         if issuedAt > now + tolerance {
             throw Self.rejected(
-                .notYetValid, "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s); check the clock")
+                .notYetValid, "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s)")
         }
         if let notBefore = try Self.seconds("nbf", object["nbf"]), now < notBefore - tolerance {
             throw Self.rejected(

@@ -143,8 +143,7 @@ public enum ErrorReport {
             "the redirect does not belong to the pending sign-in; start again with versola login"
         case .issuerMismatch:
             "the provider's answer names another issuer than the profile's; check --issuer"
-        case .idTokenRejected(let rejection)
-        where (rejection.kind == .expired || rejection.kind == .notYetValid) && !rejection.detail.contains("clock"):
+        case .idTokenRejected(let rejection) where rejection.kind == .expired || rejection.kind == .notYetValid:
             "the provider's ID token was not accepted: \(rejection.detail); check that this computer's clock is right"
         case .idTokenRejected(let rejection):
             "the provider's ID token was not accepted: \(rejection.detail)"
