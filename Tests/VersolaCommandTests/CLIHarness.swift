@@ -233,11 +233,5 @@ func withHarness(
     _ cli: CLIHarness, finish: (CLIHarness) async -> Void = { await $0.finish() },
     _ body: (CLIHarness) async throws -> Void
 ) async throws {
-    do {
-        try await body(cli)
-    } catch {
-        await finish(cli)
-        throw error
-    }
-    await finish(cli)
+    try await withStopping(cli, stop: finish, body)
 }

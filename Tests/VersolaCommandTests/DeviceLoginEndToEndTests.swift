@@ -52,92 +52,97 @@ struct DeviceLoginEndToEndTests {
     @Test("A14 L1: with no browser to start, versola login shows a code, polls, signs in; then versola token works")
     func chosenWithoutBrowser() async throws {
         let cli = try await Self.harness()
-        defer { Task { await cli.finish() } }
-        let (login, stem, shown) = try await startLogin(cli, [])
-        #expect(shown.contains("No browser can be started here"))
-        #expect(line(after: "To sign in, open this page", in: shown) == cli.idp.issuer + "/device")
-        let code = try #require(line(after: "and enter the code", in: shown))
-        #expect(code.count == 9 && code.contains("-"))
-        let page = try #require(line(after: "Or open this page", in: shown))
-        #expect(page == cli.idp.issuer + "/device?user_code=" + code)
-        #expect(shown.contains("The code expires in 10 minutes"))
-        #expect(try await storedRecord(cli)?.pendingDeviceAuthorization?.userCode == code, "P1: on disk while it waits")
-        try await approve(cli, page: page)
-        let outcome = await cli.finished(login, stem: stem)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("Signed in as Alice Example"))
-        #expect(try await storedRecord(cli)?.pendingRequest == nil)
-        let token = try await cli.run(["token"])
-        #expect(token.status == 0, "\(token.stderr)")
-        #expect(!token.stdout.trimmingBlanks.isEmpty)
-        #expect(try await cli.run(["token", "--no-agent", "--force-refresh"]).status == 0)
-        let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
-        #expect(status["state"] == "authenticated")
-        // The secret never reaches the terminal: only the user code does.
-        let deviceRequests = await cli.idp.provider.requests(to: .token).compactMap { $0.formValue("device_code") }
-        #expect(!deviceRequests.isEmpty)
-        for deviceCode in deviceRequests { #expect(!outcome.stderr.contains(deviceCode) && !outcome.stdout.contains(deviceCode)) }
+        try await withHarness(cli) { cli in
+            let (login, stem, shown) = try await startLogin(cli, [])
+            #expect(shown.contains("No browser can be started here"))
+            #expect(line(after: "To sign in, open this page", in: shown) == cli.idp.issuer + "/device")
+            let code = try #require(line(after: "and enter the code", in: shown))
+            #expect(code.count == 9 && code.contains("-"))
+            let page = try #require(line(after: "Or open this page", in: shown))
+            #expect(page == cli.idp.issuer + "/device?user_code=" + code)
+            #expect(shown.contains("The code expires in 10 minutes"))
+            #expect(try await storedRecord(cli)?.pendingDeviceAuthorization?.userCode == code, "P1: on disk while it waits")
+            try await approve(cli, page: page)
+            let outcome = await cli.finished(login, stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("Signed in as Alice Example"))
+            #expect(try await storedRecord(cli)?.pendingRequest == nil)
+            let token = try await cli.run(["token"])
+            #expect(token.status == 0, "\(token.stderr)")
+            #expect(!token.stdout.trimmingBlanks.isEmpty)
+            #expect(try await cli.run(["token", "--no-agent", "--force-refresh"]).status == 0)
+            let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
+            #expect(status["state"] == "authenticated")
+            // The secret never reaches the terminal: only the user code does.
+            let deviceRequests = await cli.idp.provider.requests(to: .token).compactMap { $0.formValue("device_code") }
+            #expect(!deviceRequests.isEmpty)
+            for deviceCode in deviceRequests { #expect(!outcome.stderr.contains(deviceCode) && !outcome.stdout.contains(deviceCode)) }
+        }
     }
 
     @Test("A14: --device signs in with a code even where a browser could be started, DPoP-bound by default")
     func explicitDevice() async throws {
         let cli = try await Self.harness()
-        defer { Task { await cli.finish() } }
-        let (login, stem, shown) = try await startLogin(cli, ["--device", "--browser-command", "false"])
-        #expect(!shown.contains("No browser can be started here"))
-        #expect(shown.contains("Tokens: DPoP-bound"))
-        let page = try #require(line(after: "Or open this page", in: shown))
-        try await approve(cli, page: page)
-        let outcome = await cli.finished(login, stem: stem)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        let token = try JSONValue(parsing: try await cli.run(["token", "--format", "json"]).stdout)
-        #expect(token["tokenType"] == "DPoP")
-        #expect(try await cli.run(["userinfo"]).status == 0)
+        try await withHarness(cli) { cli in
+            let (login, stem, shown) = try await startLogin(cli, ["--device", "--browser-command", "false"])
+            #expect(!shown.contains("No browser can be started here"))
+            #expect(shown.contains("Tokens: DPoP-bound"))
+            let page = try #require(line(after: "Or open this page", in: shown))
+            try await approve(cli, page: page)
+            let outcome = await cli.finished(login, stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let token = try JSONValue(parsing: try await cli.run(["token", "--format", "json"]).stdout)
+            #expect(token["tokenType"] == "DPoP")
+            #expect(try await cli.run(["userinfo"]).status == 0)
+        }
     }
 
     @Test("A14 E7: Ctrl-C while versola login --device polls is a user cancel; the device request is wiped")
     func ctrlCWhilePolling() async throws {
         let cli = try await Self.harness()
-        defer { Task { await cli.finish() } }
-        let (login, stem, _) = try await startLogin(cli, ["--device"])
-        #expect(try await storedRecord(cli)?.pendingDeviceAuthorization != nil)
-        kill(login, SIGINT)
-        let outcome = await cli.finished(login, stem: stem)
-        #expect(outcome.status == 3, "recoverable, not a signal death: \(outcome.stderr)")
-        #expect(outcome.stderr.contains("sign-in cancelled; nothing changed"))
-        #expect(try await storedRecord(cli) == nil, "the device request is wiped")
-        #expect(try await cli.run(["token"]).status == 6, "no profile was saved: run versola login")
+        try await withHarness(cli) { cli in
+            let (login, stem, _) = try await startLogin(cli, ["--device"])
+            #expect(try await storedRecord(cli)?.pendingDeviceAuthorization != nil)
+            kill(login, SIGINT)
+            let outcome = await cli.finished(login, stem: stem)
+            #expect(outcome.status == 3, "recoverable, not a signal death: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("sign-in cancelled; nothing changed"))
+            #expect(try await storedRecord(cli) == nil, "the device request is wiped")
+            #expect(try await cli.run(["token"]).status == 6, "no profile was saved: run versola login")
+        }
     }
 
     @Test("A14 P2: a killed versola login --device is taken up by the next one: the same code, no new request")
     func killedLoginResumes() async throws {
         let cli = try await Self.harness()
-        defer { Task { await cli.finish() } }
-        let (first, firstStem, shown) = try await startLogin(cli, ["--device"])
-        kill(first, SIGKILL)
-        _ = await cli.finished(first, stem: firstStem)
-        let code = try #require(line(after: "and enter the code", in: shown))
-        let (second, stem, again) = try await startLogin(cli, ["--device"])
-        #expect(again.contains("Going on with the sign-in started earlier"))
-        #expect(line(after: "and enter the code", in: again) == code)
-        try await approve(cli, page: try #require(line(after: "Or open this page", in: again)))
-        let outcome = await cli.finished(second, stem: stem)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(await cli.requestCount(.deviceAuthorization) == 1, "no new code was asked for")
-        #expect(try await cli.run(["token"]).status == 0)
+        try await withHarness(cli) { cli in
+            let (first, firstStem, shown) = try await startLogin(cli, ["--device"])
+            kill(first, SIGKILL)
+            _ = await cli.finished(first, stem: firstStem)
+            let code = try #require(line(after: "and enter the code", in: shown))
+            let (second, stem, again) = try await startLogin(cli, ["--device"])
+            #expect(again.contains("Going on with the sign-in started earlier"))
+            #expect(line(after: "and enter the code", in: again) == code)
+            try await approve(cli, page: try #require(line(after: "Or open this page", in: again)))
+            let outcome = await cli.finished(second, stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(await cli.requestCount(.deviceAuthorization) == 1, "no new code was asked for")
+            #expect(try await cli.run(["token"]).status == 0)
+        }
     }
 
     @Test("A14: --device with flags only the browser flow sends is refused before any request, saying which")
     func browserOnlyFlagsRefused() async throws {
         let cli = try await Self.harness()
-        defer { Task { await cli.finish() } }
-        let outcome = try await cli.run(
-            ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--device", "--acr-values", "mfa"])
-        #expect(outcome.status != 0)
-        #expect(outcome.stderr.contains("--acr-values"))
-        #expect(await cli.requestCount(.deviceAuthorization) == 0)
-        let both = try await cli.run(["login", "--device", "--no-browser"])
-        #expect(both.status == 2, "a usage error: \(both.stderr)")
-        #expect(both.stderr.contains("choose one"))
+        try await withHarness(cli) { cli in
+            let outcome = try await cli.run(
+                ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--device", "--acr-values", "mfa"])
+            #expect(outcome.status != 0)
+            #expect(outcome.stderr.contains("--acr-values"))
+            #expect(await cli.requestCount(.deviceAuthorization) == 0)
+            let both = try await cli.run(["login", "--device", "--no-browser"])
+            #expect(both.status == 2, "a usage error: \(both.stderr)")
+            #expect(both.stderr.contains("choose one"))
+        }
     }
 }

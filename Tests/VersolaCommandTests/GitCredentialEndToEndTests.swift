@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VersolaTestIdP
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -51,46 +52,47 @@ struct GitCredentialEndToEndTests {
             let work = cli.home.path + "/work"
             try await Self.makeOrigin(cli, root: root, work: work)
             let forge = try GitSmartHTTPServer(root: root, idp: cli.idp)
-            defer { Task { await forge.stop() } }
-            try await cli.login(["--no-dpop"])
-            let env = Self.gitEnvironment(cli)
+            try await withStopping(forge, stop: { await $0.stop() }) { forge in
+                try await cli.login(["--no-dpop"])
+                let env = Self.gitEnvironment(cli)
 
-            // setup-git writes the helper through git config --global, and again changes nothing.
-            let setup = try await cli.run(["setup-git", "--host", forge.baseURL], extraEnvironment: env)
-            #expect(setup.status == 0, "\(setup.stderr)")
-            let config = try String(contentsOfFile: cli.home.path + "/gitconfig", encoding: .utf8)
-            #expect(try await cli.run(["setup-git", "--host", forge.baseURL], extraEnvironment: env).status == 0)
-            #expect(try String(contentsOfFile: cli.home.path + "/gitconfig", encoding: .utf8) == config)
-            let helpers = try await Self.git(cli, ["config", "--global", "--get-all", "credential.\(forge.baseURL).helper"])
-            #expect(helpers.stdout.split(separator: "\n", omittingEmptySubsequences: false).first == "")
-            #expect(helpers.stdout.contains("git-credential"))
+                // setup-git writes the helper through git config --global, and again changes nothing.
+                let setup = try await cli.run(["setup-git", "--host", forge.baseURL], extraEnvironment: env)
+                #expect(setup.status == 0, "\(setup.stderr)")
+                let config = try String(contentsOfFile: cli.home.path + "/gitconfig", encoding: .utf8)
+                #expect(try await cli.run(["setup-git", "--host", forge.baseURL], extraEnvironment: env).status == 0)
+                #expect(try String(contentsOfFile: cli.home.path + "/gitconfig", encoding: .utf8) == config)
+                let helpers = try await Self.git(cli, ["config", "--global", "--get-all", "credential.\(forge.baseURL).helper"])
+                #expect(helpers.stdout.split(separator: "\n", omittingEmptySubsequences: false).first == "")
+                #expect(helpers.stdout.contains("git-credential"))
 
-            // Without a credential the forge refuses; the helper's token lets git through.
-            let clone = try await Self.git(cli, ["clone", "--quiet", forge.baseURL + "/origin.git", cli.home.path + "/clone"])
-            #expect(clone.status == 0, "git clone failed: \(clone.stderr)")
-            #expect(try String(contentsOfFile: cli.home.path + "/clone/README", encoding: .utf8) == "first\n")
-            let token = try await cli.run(["token"])
-            #expect(!forge.acceptedTokens.isEmpty)
-            #expect(forge.acceptedTokens.allSatisfy { $0 + "\n" == token.stdout })
+                // Without a credential the forge refuses; the helper's token lets git through.
+                let clone = try await Self.git(cli, ["clone", "--quiet", forge.baseURL + "/origin.git", cli.home.path + "/clone"])
+                #expect(clone.status == 0, "git clone failed: \(clone.stderr)")
+                #expect(try String(contentsOfFile: cli.home.path + "/clone/README", encoding: .utf8) == "first\n")
+                let token = try await cli.run(["token"])
+                #expect(!forge.acceptedTokens.isEmpty)
+                #expect(forge.acceptedTokens.allSatisfy { $0 + "\n" == token.stdout })
 
-            // A new commit on the server arrives with git fetch (the helper asked again).
-            let before = forge.acceptedTokens.count
-            try await Self.commit(cli, work: work, text: "second\n")
-            let fetch = try await Self.git(cli, ["-C", cli.home.path + "/clone", "fetch", "--quiet", "origin"])
-            #expect(fetch.status == 0, "git fetch failed: \(fetch.stderr)")
-            #expect(forge.acceptedTokens.count > before)
-            let head = try await Self.git(cli, ["-C", work, "rev-parse", "main"])
-            let fetched = try await Self.git(cli, ["-C", cli.home.path + "/clone", "rev-parse", "origin/main"])
-            #expect(fetched.stdout == head.stdout)
+                // A new commit on the server arrives with git fetch (the helper asked again).
+                let before = forge.acceptedTokens.count
+                try await Self.commit(cli, work: work, text: "second\n")
+                let fetch = try await Self.git(cli, ["-C", cli.home.path + "/clone", "fetch", "--quiet", "origin"])
+                #expect(fetch.status == 0, "git fetch failed: \(fetch.stderr)")
+                #expect(forge.acceptedTokens.count > before)
+                let head = try await Self.git(cli, ["-C", work, "rev-parse", "main"])
+                let fetched = try await Self.git(cli, ["-C", cli.home.path + "/clone", "rev-parse", "origin/main"])
+                #expect(fetched.stdout == head.stdout)
 
-            // Any other credential is refused, and git fails without prompting.
-            let refusedBefore = forge.refusedCount
-            let forged = forge.baseURL.replacingOccurrences(of: "http://", with: "http://oauth2:not-a-token@")
-            let stranger = try await Self.git(
-                cli, ["clone", "--quiet", forged + "/origin.git", cli.home.path + "/stranger"],
-                extra: ["GIT_CONFIG_GLOBAL": "/dev/null"])
-            #expect(stranger.status != 0)
-            #expect(forge.refusedCount > refusedBefore)
+                // Any other credential is refused, and git fails without prompting.
+                let refusedBefore = forge.refusedCount
+                let forged = forge.baseURL.replacingOccurrences(of: "http://", with: "http://oauth2:not-a-token@")
+                let stranger = try await Self.git(
+                    cli, ["clone", "--quiet", forged + "/origin.git", cli.home.path + "/stranger"],
+                    extra: ["GIT_CONFIG_GLOBAL": "/dev/null"])
+                #expect(stranger.status != 0)
+                #expect(forge.refusedCount > refusedBefore)
+            }
         }
     }
 

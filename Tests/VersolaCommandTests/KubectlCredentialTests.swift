@@ -162,38 +162,40 @@ struct KubectlCredentialTests {
     /// "the engine is not installed", so a success proves it answered by itself.
     @Test func theFrontAnswersKubectlsWarmLinesItself() async throws {
         let cli = try await CLIHarness()
-        defer { Task { await cli.idp.stop() } }
-        let lonely = cli.home.path + "/lonely"
-        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
-        let front = try #require(FileManager.default.contents(atPath: CLIHarness.executable))
-        try CLIHarness.writeExecutable(Array(front), to: lonely + "/versola")
-        let agent = try FakeAgent(environment: cli.environment)
-        defer { agent.stop() }
-        func run(_ arguments: [String], _ environment: [String: String] = [:]) async throws -> CLIHarness.Outcome {
-            let stem = cli.home.path + "/lonely-" + UUID().uuidString.prefix(8)
-            return await cli.finished(
-                try cli.spawn(lonely + "/versola", arguments, extraEnvironment: environment, stem: stem), stem: stem)
-        }
-        agent.reply = Array(#"{"ok":{"idToken":"eyJ.a.b","expiresAt":1800000000}}"#.utf8)
-        let id = try await run(["token", "--format", "k8s", "--token", "id"], Self.execInfo(.v1beta1, interactive: true))
-        #expect(id.status == 0, "\(id.stderr)")
-        #expect(
-            id.stdout == #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":"#
-                + #"{"token":"eyJ.a.b","expirationTimestamp":"2027-01-15T08:00:00Z"}}"# + "\n")
-        #expect(agent.requests.last?.contains(#""op":"id-token""#) == true)
-        let json = try await run(["token", "--token=id", "--format", "json", "--profile", "k8s"])
-        #expect(json.stdout == #"{"idToken":"eyJ.a.b","expiresAt":"2027-01-15T08:00:00Z"}"# + "\n")
-        #expect(agent.requests.last?.contains(#""profile":"k8s""#) == true)
+        // No agent of the harness runs here (a fake one answers): only the provider needs stopping.
+        try await withHarness(cli, finish: { await $0.idp.stop() }) { cli in
+            let lonely = cli.home.path + "/lonely"
+            try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+            let front = try #require(FileManager.default.contents(atPath: CLIHarness.executable))
+            try CLIHarness.writeExecutable(Array(front), to: lonely + "/versola")
+            let agent = try FakeAgent(environment: cli.environment)
+            defer { agent.stop() }
+            func run(_ arguments: [String], _ environment: [String: String] = [:]) async throws -> CLIHarness.Outcome {
+                let stem = cli.home.path + "/lonely-" + UUID().uuidString.prefix(8)
+                return await cli.finished(
+                    try cli.spawn(lonely + "/versola", arguments, extraEnvironment: environment, stem: stem), stem: stem)
+            }
+            agent.reply = Array(#"{"ok":{"idToken":"eyJ.a.b","expiresAt":1800000000}}"#.utf8)
+            let id = try await run(["token", "--format", "k8s", "--token", "id"], Self.execInfo(.v1beta1, interactive: true))
+            #expect(id.status == 0, "\(id.stderr)")
+            #expect(
+                id.stdout == #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":"#
+                    + #"{"token":"eyJ.a.b","expirationTimestamp":"2027-01-15T08:00:00Z"}}"# + "\n")
+            #expect(agent.requests.last?.contains(#""op":"id-token""#) == true)
+            let json = try await run(["token", "--token=id", "--format", "json", "--profile", "k8s"])
+            #expect(json.stdout == #"{"idToken":"eyJ.a.b","expiresAt":"2027-01-15T08:00:00Z"}"# + "\n")
+            #expect(agent.requests.last?.contains(#""profile":"k8s""#) == true)
 
-        agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"Bearer","expiresAt":1800000000}}"#.utf8)
-        let access = try await run(["token", "--format", "k8s"], Self.execInfo(.v1, interactive: false))
-        #expect(access.stdout.hasPrefix(#"{"apiVersion":"client.authentication.k8s.io/v1","#))
-        // A DPoP-bound token, or exec info kubectl would not write, is left to the engine.
-        agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"DPoP","expiresAt":1800000000}}"#.utf8)
-        #expect(try await run(["token", "--format", "k8s"]).stderr.contains("engine is not installed"))
-        #expect(try await run(["token"]).stdout == "t0k\n")
-        #expect(
-            try await run(["token", "--format", "k8s"], [KubernetesExecInfo.variable: "{}"]).stderr.contains(
-                "engine is not installed"))
+            agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"Bearer","expiresAt":1800000000}}"#.utf8)
+            let access = try await run(["token", "--format", "k8s"], Self.execInfo(.v1, interactive: false))
+            #expect(access.stdout.hasPrefix(#"{"apiVersion":"client.authentication.k8s.io/v1","#))
+            // A DPoP-bound token, or exec info kubectl would not write, is left to the engine.
+            agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"DPoP","expiresAt":1800000000}}"#.utf8)
+            #expect(try await run(["token", "--format", "k8s"]).stderr.contains("engine is not installed"))
+            #expect(try await run(["token"]).stdout == "t0k\n")
+            #expect(
+                try await run(["token", "--format", "k8s"], [KubernetesExecInfo.variable: "{}"]).stderr.contains(
+                    "engine is not installed"))
+        }
     }
 }

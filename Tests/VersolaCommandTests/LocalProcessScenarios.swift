@@ -37,47 +37,49 @@ struct LocalProcessScenarios {
     @Test("L4: under umask 000 every directory login and the agent create is 0700, parents included")
     func permissiveUmaskStillMakesPrivateDirectories() async throws {
         let cli = try await CLIHarness()
-        defer { Task { await cli.finish() } }
-        let deep = cli.home.path + "/deep"
-        let places = [
-            "XDG_CONFIG_HOME": deep + "/c1/c2/config", "XDG_STATE_HOME": deep + "/s1/state",
-        ]
-        let extra = places.map { "export \($0.key)=\($0.value)" }.joined(separator: "; ")
-        let login = try await Self.runInShell(
-            cli, prelude: "umask 000; \(extra)",
-            ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--browser-command", CLIHarness.browser])
-        #expect(login.status == 0, "\(login.stderr)")
-        let status = try await Self.runInShell(cli, prelude: "umask 000; \(extra)", ["status"])
-        #expect(status.status == 0, "\(status.stderr)")
-        let created = Self.directories(under: deep).filter { $0.0 != deep } + Self.directories(under: cli.agentDirectory)
-        #expect(created.count >= 8, "\(created.map(\.0))")
-        for (path, mode) in created {
-            #expect(mode == 0o700, "\(path) is \(String(mode, radix: 8))")
+        try await withHarness(cli) { cli in
+            let deep = cli.home.path + "/deep"
+            let places = [
+                "XDG_CONFIG_HOME": deep + "/c1/c2/config", "XDG_STATE_HOME": deep + "/s1/state",
+            ]
+            let extra = places.map { "export \($0.key)=\($0.value)" }.joined(separator: "; ")
+            let login = try await Self.runInShell(
+                cli, prelude: "umask 000; \(extra)",
+                ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--browser-command", CLIHarness.browser])
+            #expect(login.status == 0, "\(login.stderr)")
+            let status = try await Self.runInShell(cli, prelude: "umask 000; \(extra)", ["status"])
+            #expect(status.status == 0, "\(status.stderr)")
+            let created = Self.directories(under: deep).filter { $0.0 != deep } + Self.directories(under: cli.agentDirectory)
+            #expect(created.count >= 8, "\(created.map(\.0))")
+            for (path, mode) in created {
+                #expect(mode == 0o700, "\(path) is \(String(mode, radix: 8))")
+            }
         }
     }
 
     @Test("L4: a profile file or directory that others can write is refused, naming the fix")
     func looseProfileModesAreRefused() async throws {
         let cli = try await CLIHarness()
-        defer { Task { await cli.finish() } }
-        try await cli.login()
-        let profiles = cli.home.path + "/config/versola/profiles"
-        let file = profiles + "/default.json"
-        for (path, mode, fix) in [
-            (file, mode_t(0o622), "chmod 600 \(file)"), (file, 0o660, "chmod 600 \(file)"),
-            (profiles, 0o777, "chmod 700 \(profiles)"), (cli.home.path + "/config/versola", 0o770, "chmod 700"),
-        ] {
-            let original = try #require(Self.mode(of: path))
-            chmod(path, mode)
-            let outcome = try await cli.run(["status", "--no-agent"])
-            chmod(path, original)
-            #expect(outcome.status == 6, "\(path) \(String(mode, radix: 8)): \(outcome.stderr)")
-            #expect(outcome.stderr.contains("writable by other users"), "\(outcome.stderr)")
-            #expect(outcome.stderr.contains(fix), "\(outcome.stderr)")
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let profiles = cli.home.path + "/config/versola/profiles"
+            let file = profiles + "/default.json"
+            for (path, mode, fix) in [
+                (file, mode_t(0o622), "chmod 600 \(file)"), (file, 0o660, "chmod 600 \(file)"),
+                (profiles, 0o777, "chmod 700 \(profiles)"), (cli.home.path + "/config/versola", 0o770, "chmod 700"),
+            ] {
+                let original = try #require(Self.mode(of: path))
+                chmod(path, mode)
+                let outcome = try await cli.run(["status", "--no-agent"])
+                chmod(path, original)
+                #expect(outcome.status == 6, "\(path) \(String(mode, radix: 8)): \(outcome.stderr)")
+                #expect(outcome.stderr.contains("writable by other users"), "\(outcome.stderr)")
+                #expect(outcome.stderr.contains(fix), "\(outcome.stderr)")
+            }
+            // Readable by others is fine for settings (no secret in a profile); tightened back, it works.
+            chmod(file, 0o644)
+            #expect(try await cli.run(["status", "--no-agent"]).status == 0)
         }
-        // Readable by others is fine for settings (no secret in a profile); tightened back, it works.
-        chmod(file, 0o644)
-        #expect(try await cli.run(["status", "--no-agent"]).status == 0)
     }
 
     @Test("L4: a profile planted by another local user is refused and its browser command never runs")
@@ -88,74 +90,76 @@ struct LocalProcessScenarios {
         }
         let other = try await onOwnThread { try SecondUser.ensure() }
         let cli = try await CLIHarness()
-        defer { Task { await cli.finish() } }
-        // A permissive umask left the config home open to everyone; the other user fills it.
-        let config = cli.home.path + "/config"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        chmod(cli.home.path, 0o711)
-        chmod(config, 0o777)
-        let marker = cli.home.path + "/tmp/planted-ran"
-        let profile = #"{"issuer":"\#(cli.idp.issuer)","clientID":"versola-test","browserCommand":"touch \#(marker) %s"}"#
-        let plantCommand = "mkdir -p \(config)/versola/profiles && chmod 755 \(config)/versola \(config)/versola/profiles"
-            + " && printf '%s' '\(profile)' > \(config)/versola/profiles/default.json"
-            + " && chmod 644 \(config)/versola/profiles/default.json"
-        let plant = try await onOwnThread { try other.run(plantCommand) }
-        #expect(plant == 0)
-        var info = stat()
-        #expect(stat(config + "/versola/profiles/default.json", &info) == 0 && info.st_uid == other.uid)
+        try await withHarness(cli) { cli in
+            // A permissive umask left the config home open to everyone; the other user fills it.
+            let config = cli.home.path + "/config"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            chmod(cli.home.path, 0o711)
+            chmod(config, 0o777)
+            let marker = cli.home.path + "/tmp/planted-ran"
+            let profile = #"{"issuer":"\#(cli.idp.issuer)","clientID":"versola-test","browserCommand":"touch \#(marker) %s"}"#
+            let plantCommand = "mkdir -p \(config)/versola/profiles && chmod 755 \(config)/versola \(config)/versola/profiles"
+                + " && printf '%s' '\(profile)' > \(config)/versola/profiles/default.json"
+                + " && chmod 644 \(config)/versola/profiles/default.json"
+            let plant = try await onOwnThread { try other.run(plantCommand) }
+            #expect(plant == 0)
+            var info = stat()
+            #expect(stat(config + "/versola/profiles/default.json", &info) == 0 && info.st_uid == other.uid)
 
-        let login = try await cli.run(["login"])
-        #expect(login.status == 6, "\(login.stderr)")
-        #expect(login.stderr.contains("belongs to another user"), "\(login.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: marker))
-        #expect(await cli.requestCount(.authorize) == 0)
-        // And nothing is written into the planted directories either.
-        let again = try await cli.run(
-            ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--browser-command", CLIHarness.browser])
-        #expect(again.status == 6, "\(again.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: marker))
+            let login = try await cli.run(["login"])
+            #expect(login.status == 6, "\(login.stderr)")
+            #expect(login.stderr.contains("belongs to another user"), "\(login.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: marker))
+            #expect(await cli.requestCount(.authorize) == 0)
+            // And nothing is written into the planted directories either.
+            let again = try await cli.run(
+                ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--browser-command", CLIHarness.browser])
+            #expect(again.status == 6, "\(again.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: marker))
+        }
     }
 
     @Test("L4: a started agent holds no descriptor of its caller, runs in /, cannot dump core and is not dumpable")
     func agentProcessHygiene() async throws {
         let cli = try await CLIHarness()
-        defer { Task { await cli.finish() } }
-        try await cli.login()
-        let workDirectory = cli.home.path + "/work"
-        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let heldFile = cli.home.path + "/held-by-caller"
-        _ = FileManager.default.createFile(atPath: heldFile, contents: Data("x".utf8))
-        // The caller works in its own directory and hands its children an extra descriptor.
-        let status = try await Self.runInShell(cli, prelude: "cd \(workDirectory) && exec 7<\(heldFile) 8>&1", ["status"])
-        #expect(status.status == 0, "\(status.stderr)")
-        let pid = try #require(Self.agentPID(socket: cli.agentDirectory + "/agent.sock"))
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let workDirectory = cli.home.path + "/work"
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            let heldFile = cli.home.path + "/held-by-caller"
+            _ = FileManager.default.createFile(atPath: heldFile, contents: Data("x".utf8))
+            // The caller works in its own directory and hands its children an extra descriptor.
+            let status = try await Self.runInShell(cli, prelude: "cd \(workDirectory) && exec 7<\(heldFile) 8>&1", ["status"])
+            #expect(status.status == 0, "\(status.stderr)")
+            let pid = try #require(Self.agentPID(socket: cli.agentDirectory + "/agent.sock"))
 
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }
-        var targets: [Int32: String] = [:]
-        for descriptor in descriptors {
-            targets[descriptor] = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
-        }
-        for descriptor: Int32 in [0, 1, 2] { #expect(targets[descriptor] == "/dev/null", "fd \(descriptor): \(targets)") }
-        #expect(!targets.values.contains(heldFile), "\(targets)")
-        #expect(!targets.values.contains { $0.hasPrefix(cli.home.path + "/io-") || $0.hasPrefix(cli.home.path + "/sh-") }, "\(targets)")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") == "/")
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int32($0) }
+            var targets: [Int32: String] = [:]
+            for descriptor in descriptors {
+                targets[descriptor] = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
+            }
+            for descriptor: Int32 in [0, 1, 2] { #expect(targets[descriptor] == "/dev/null", "fd \(descriptor): \(targets)") }
+            #expect(!targets.values.contains(heldFile), "\(targets)")
+            #expect(!targets.values.contains { $0.hasPrefix(cli.home.path + "/io-") || $0.hasPrefix(cli.home.path + "/sh-") }, "\(targets)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") == "/")
 
-        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
-        let coreLine = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
-        #expect(coreLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"], "\(coreLine)")
-        let prlimit = try Self.output(of: "/usr/bin/prlimit", ["--pid", "\(pid)", "--core", "--noheadings", "--raw", "--output", "SOFT,HARD"])
-        #expect(prlimit.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0", "\(prlimit)")
+            let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+            let coreLine = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
+            #expect(coreLine.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"], "\(coreLine)")
+            let prlimit = try Self.output(of: "/usr/bin/prlimit", ["--pid", "\(pid)", "--core", "--noheadings", "--raw", "--output", "SOFT,HARD"])
+            #expect(prlimit.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0", "\(prlimit)")
 
-        // A process that is not dumpable has its /proc entries owned by root, and reports it so.
-        let statusText = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        #expect(statusText.contains("Name:\tversola"))
-        var info = stat()
-        #expect(stat("/proc/\(pid)/status", &info) == 0)
-        if getuid() != 0 {
-            #expect(info.st_uid == 0, "the agent's /proc entries belong to uid \(info.st_uid): it is dumpable")
-        } else {
-            let other = try await onOwnThread { try SecondUser.ensure() }
-            #expect(try await onOwnThread { try other.agentIsNotDumpable(cli: cli) })
+            // A process that is not dumpable has its /proc entries owned by root, and reports it so.
+            let statusText = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            #expect(statusText.contains("Name:\tversola"))
+            var info = stat()
+            #expect(stat("/proc/\(pid)/status", &info) == 0)
+            if getuid() != 0 {
+                #expect(info.st_uid == 0, "the agent's /proc entries belong to uid \(info.st_uid): it is dumpable")
+            } else {
+                let other = try await onOwnThread { try SecondUser.ensure() }
+                #expect(try await onOwnThread { try other.agentIsNotDumpable(cli: cli) })
+            }
         }
     }
 

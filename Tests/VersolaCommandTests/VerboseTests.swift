@@ -26,26 +26,27 @@ struct VerboseTests {
 
     @Test func everyExchangeIsShownAndNoSecret() async throws {
         let cli = try await CLIHarness()
-        defer { Task { await cli.finish() } }
-        let login = try await cli.login(["-v"])
-        #expect(login.stderr.contains("GET \(cli.idp.issuer)/.well-known/openid-configuration → 200"), "\(login.stderr)")
-        #expect(login.stderr.contains("/token → 200"), "\(login.stderr)")
-        #expect(login.stderr.contains("codeExchange"))
-        // A refused attempt and the rule's repeat are shown; the refresh goes on.
-        await cli.idp.provider.arm(TestFaultRule(.token, .respond(status: 503, headers: ["Retry-After": "1"])))
-        let refreshed = try await cli.run(["token", "--force-refresh", "--verbose"])
-        #expect(refreshed.status == 0, "\(refreshed.stderr)")
-        #expect(refreshed.stderr.contains("/token → 503"), "\(refreshed.stderr)")
-        #expect(refreshed.stderr.contains("repeated after 1.0 s"))
-        #expect(refreshed.stderr.contains("/token → 200 (") && refreshed.stderr.contains("attempt 2"))
-        // Nothing secret: not the access token printed, not the refresh tokens or code sent.
-        let tokenRequests = await cli.idp.provider.requests(to: .token)
-        let secrets = [refreshed.stdout.trimmingBlanks]
-            + tokenRequests.compactMap { $0.formValue("refresh_token") }
-            + tokenRequests.compactMap { $0.formValue("code") } + tokenRequests.compactMap { $0.formValue("code_verifier") }
-        #expect(secrets.count >= 4)
-        for secret in secrets where !secret.isEmpty {
-            #expect(!login.stderr.contains(secret) && !refreshed.stderr.contains(secret))
+        try await withHarness(cli) { cli in
+            let login = try await cli.login(["-v"])
+            #expect(login.stderr.contains("GET \(cli.idp.issuer)/.well-known/openid-configuration → 200"), "\(login.stderr)")
+            #expect(login.stderr.contains("/token → 200"), "\(login.stderr)")
+            #expect(login.stderr.contains("codeExchange"))
+            // A refused attempt and the rule's repeat are shown; the refresh goes on.
+            await cli.idp.provider.arm(TestFaultRule(.token, .respond(status: 503, headers: ["Retry-After": "1"])))
+            let refreshed = try await cli.run(["token", "--force-refresh", "--verbose"])
+            #expect(refreshed.status == 0, "\(refreshed.stderr)")
+            #expect(refreshed.stderr.contains("/token → 503"), "\(refreshed.stderr)")
+            #expect(refreshed.stderr.contains("repeated after 1.0 s"))
+            #expect(refreshed.stderr.contains("/token → 200 (") && refreshed.stderr.contains("attempt 2"))
+            // Nothing secret: not the access token printed, not the refresh tokens or code sent.
+            let tokenRequests = await cli.idp.provider.requests(to: .token)
+            let secrets = [refreshed.stdout.trimmingBlanks]
+                + tokenRequests.compactMap { $0.formValue("refresh_token") }
+                + tokenRequests.compactMap { $0.formValue("code") } + tokenRequests.compactMap { $0.formValue("code_verifier") }
+            #expect(secrets.count >= 4)
+            for secret in secrets where !secret.isEmpty {
+                #expect(!login.stderr.contains(secret) && !refreshed.stderr.contains(secret))
+            }
         }
     }
 }

@@ -120,13 +120,7 @@ import VersolaHTTP
     /// Runs `body` with `listener`, then stops it, also when `body` throws (a failed `#require`
     /// or an unexpected error), so a failing test never leaves it listening.
     static func withListener(_ listener: LoopbackListener, _ body: (LoopbackListener) async throws -> Void) async throws {
-        do {
-            try await body(listener)
-        } catch {
-            await listener.stop()
-            throw error
-        }
-        await listener.stop()
+        try await withStopping(listener, stop: { await $0.stop() }, body)
     }
 
     /// GET `url` with curl on a thread of its own (never blocking Swift's cooperative pool,
