@@ -161,9 +161,18 @@ final class StateLog: Sendable {
             try await rig.session.login()
             rig.clock.advance(by: .seconds(200))
             let session = rig.session
-            let tokens = await withTaskGroup(of: String?.self) { group in
-                for _ in 0..<50 { group.addTask { try? await session.accessToken() } }
-                return await group.reduce(into: [String?]()) { $0.append($1) }
+            // The provider holds the refresh's answer, so the other 49 callers arrive while it is
+            // in flight (without the hold the first refresh can end before they ask, and the
+            // scenario would pass with no single flight at all).
+            await rig.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 3_000)))
+            let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { try? await session.accessToken() }
+                let deadline = ContinuousClock.now + .seconds(30)
+                while await rig.tokenRequests(grant: "refresh_token") == 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                for _ in 1..<50 { group.addTask { try? await session.accessToken() } }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(Set(tokens.compactMap { $0 }).count == 1)
             #expect(tokens.allSatisfy { $0 != nil })

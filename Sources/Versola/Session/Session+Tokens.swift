@@ -14,19 +14,26 @@ extension Session {
         if !forceRefresh, let token = servableCachedToken() { return token }
         // Callers that miss the cache share one task: only it queues on the actor; the others
         // wait for it in parallel (T2). A forced caller joins only a forced task (T4).
-        let task = tokenCache.withLock { cache -> Task<String, any Error> in
-            if let shared = cache.pending[true] ?? (forceRefresh ? nil : cache.pending[false]) { return shared }
-            let created = Task { () async throws -> String in
-                defer { self.tokenCache.withLock { $0.pending[forceRefresh] = nil } }
-                switch try await self.accessTokenSlowPath(forceRefresh: forceRefresh) {
-                case .token(let value): return value
-                case .refreshing(let refresh): return try await refresh.value.accessToken
-                }
+        let task = tokenCache.withLock { cache in
+            cache.joinLookup(forced: forceRefresh) {
+                let result = await self.lookUpAccessToken(forceRefresh: forceRefresh)
+                self.tokenCache.withLock { $0.endLookup(forced: forceRefresh) }
+                return result
             }
-            cache.pending[forceRefresh] = created
-            return created
         }
-        do { return try await task.value } catch { throw Self.versolaError(error) }
+        return try await task.value.get()
+    }
+
+    /// The token of a lookup that missed the cache: the held one, or a refresh's.
+    private nonisolated func lookUpAccessToken(forceRefresh: Bool) async -> Result<String, VersolaError> {
+        do throws(VersolaError) {
+            switch try await accessTokenSlowPath(forceRefresh: forceRefresh) {
+            case .token(let value): return .success(value)
+            case .refreshing(let refresh): return await refresh.value.map(\.accessToken)
+            }
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The cached token when it may be served now, read without the actor.
@@ -41,7 +48,7 @@ extension Session {
 
     enum TokenSource {
         case token(String)
-        case refreshing(Task<Grant, any Error>)
+        case refreshing(SingleFlight<Grant>.Work)
     }
 
     private func accessTokenSlowPath(forceRefresh: Bool) async throws(VersolaError) -> TokenSource {
@@ -71,29 +78,33 @@ extension Session {
 
     /// One refresh at a time (T2): concurrent callers share the one in flight.
     func refresh(from current: Grant) async throws(VersolaError) -> Grant {
-        let task = try await refreshTask(from: current)
-        do { return try await task.value } catch { throw Self.versolaError(error) }
+        try await refreshTask(from: current).value.get()
     }
 
-    /// The refresh in flight, or a new one (S8: none without a refresh token).
-    private func refreshTask(from current: Grant) async throws(VersolaError) -> Task<Grant, any Error> {
-        if let refreshInProgress { return refreshInProgress }
+    /// The refresh in flight, or a new one (S8: none without a refresh token). The refresh
+    /// ends its own flight, since callers of ``accessToken(forceRefresh:)`` await it outside
+    /// the actor.
+    private func refreshTask(from current: Grant) async throws(VersolaError) -> SingleFlight<Grant>.Work {
+        if let running = refreshFlight.current { return running }
         guard current.refreshToken != nil else {
             // S8: the access token expired and nothing can renew it. A grant restored from disk
             // whose access token this process never had is left to the process that has it.
             if !current.accessToken.isEmpty { await perform(apply(.grantExpiredWithoutRefreshToken)) }
             throw .reauthenticate(.sessionExpired)
         }
-        let task = Task { () async throws -> Grant in
-            defer { self.refreshFinished() }
-            return try await self.performRefresh(from: current)
+        return refreshFlight.join {
+            let result = await self.refreshResult(from: current)
+            await self.refreshEnded()
+            return result
         }
-        refreshInProgress = task
-        return task
     }
 
-    private func refreshFinished() {
-        refreshInProgress = nil
+    private func refreshResult(from current: Grant) async -> Result<Grant, VersolaError> {
+        do throws(VersolaError) { return .success(try await performRefresh(from: current)) } catch { return .failure(error) }
+    }
+
+    private func refreshEnded() {
+        refreshFlight.end()
     }
 
     /// Spends the newest refresh token under the profile lock. The rotated token is stored

@@ -34,7 +34,8 @@ public actor Session {
     let publisher = StatePublisher(state: .unauthenticated)
     var machine = SessionMachine()
     var freshness: AccessTokenFreshness
-    var refreshInProgress: Task<Grant, any Error>?
+    /// The refresh in flight, shared by every caller (T2).
+    var refreshFlight = SingleFlight<Grant>()
     /// The held token and the clock verdict, mirrored for the fast path that takes no actor hop.
     nonisolated let tokenCache = Mutex<TokenCache>(TokenCache())
     var started = false
@@ -64,8 +65,23 @@ public actor Session {
 
     struct TokenCache: Sendable {
         var held: HeldAccessToken?
-        /// The token lookups in flight, by whether they force a refresh.
-        var pending: [Bool: Task<String, any Error>] = [:]
+        /// The lookup in flight that may serve the cached token, and the one that forces a
+        /// refresh (T4: a forced caller joins only a forced lookup; any caller may join one).
+        private var lookup = SingleFlight<String>()
+        private var forcedLookup = SingleFlight<String>()
+
+        /// The lookup in flight that a caller joins, or `work` started now.
+        mutating func joinLookup(
+            forced: Bool, or work: @escaping @Sendable () async -> Result<String, VersolaError>
+        ) -> SingleFlight<String>.Work {
+            if let shared = forcedLookup.current ?? (forced ? nil : lookup.current) { return shared }
+            return forced ? forcedLookup.join(or: work) : lookup.join(or: work)
+        }
+
+        /// Ends the lookup started by a caller that did (`forced`) or did not force a refresh.
+        mutating func endLookup(forced: Bool) {
+            if forced { forcedLookup.end() } else { lookup.end() }
+        }
         var freshness = AccessTokenFreshness(margin: .zero)
     }
 
@@ -281,9 +297,5 @@ public actor Session {
             }
         }
         return try await store.withExclusiveAccess(body)
-    }
-
-    static func versolaError(_ error: any Error) -> VersolaError {
-        (error as? VersolaError) ?? .recoverable(.systemCancelled)
     }
 }
