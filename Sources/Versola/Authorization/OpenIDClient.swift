@@ -36,7 +36,9 @@ public actor OpenIDClient {
     /// Creates the engine after validating the configuration (R2): nothing is sent before.
     /// - Parameters:
     ///   - configuration: the client registration and policies.
-    ///   - environment: transport, clock and random source; the system's when nil.
+    ///   - environment: transport, clock and random source; the system's when nil. Every
+    ///     request is sent with the configuration's ``ClientConfiguration/transport`` options,
+    ///     whichever environment is given.
     ///   - browser: how the authorization URL is opened.
     ///   - dpopNonces: the DPoP nonce cache (a session passes one restored from storage).
     /// - Throws: `.configuration(.invalidConfiguration)`.
@@ -50,7 +52,7 @@ public actor OpenIDClient {
         self.environment = environment
         self.browser = browser
         self.dpopNonces = dpopNonces
-        self.sender = EndpointSender(environment: environment, nonces: dpopNonces)
+        self.sender = EndpointSender(environment: environment, nonces: dpopNonces, options: configuration.transport)
         self.discovery = DiscoveryClient(configuration: configuration, sender: sender)
     }
 

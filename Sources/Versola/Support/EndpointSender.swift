@@ -22,14 +22,20 @@ package struct EndpointSender: Sendable {
     public let environment: EngineEnvironment
     /// The DPoP nonces learned so far, per origin.
     public let nonces: DPoPNonceCache
+    /// The transport options of every request (timeouts, the trusted CA file); the
+    /// environment's defaults when nil.
+    public let options: TransportOptions?
 
     /// Creates a sender.
     /// - Parameters:
     ///   - environment: the transport, clock and random source.
     ///   - nonces: the nonce cache to use (a session passes a restored one).
-    public init(environment: EngineEnvironment, nonces: DPoPNonceCache = DPoPNonceCache()) {
+    ///   - options: the transport options of every request (a client passes its
+    ///     configuration's); the environment's defaults when nil.
+    public init(environment: EngineEnvironment, nonces: DPoPNonceCache = DPoPNonceCache(), options: TransportOptions? = nil) {
         self.environment = environment
         self.nonces = nonces
+        self.options = options
     }
 
     /// Sends `request` for an operation.
@@ -52,7 +58,7 @@ package struct EndpointSender: Sendable {
             var request = request
             if let accessToken { request.headers.set("Authorization", "Bearer \(accessToken)") }
             return try await environment.http.send(
-                kind: kind, budget: budget, prepare: { _ throws(VersolaError) in request },
+                kind: kind, budget: budget, options: options, prepare: { _ throws(VersolaError) in request },
                 observe: { nonces.learn(from: $0) })
         }
         var request = request
@@ -65,7 +71,7 @@ package struct EndpointSender: Sendable {
         var proofRetried = false
         while true {
             let response = try await environment.http.send(
-                kind: kind, budget: budget,
+                kind: kind, budget: budget, options: options,
                 prepare: { _ throws(VersolaError) in
                     var attempt = request
                     attempt.headers.set("DPoP", try proofs.make())

@@ -23,7 +23,7 @@ enum TokenVerifier {
             configuration.transport.caFile = options.caFile ?? saved?.caFile
             try configuration.validate()
             let environment = EngineEnvironment.system(transport: configuration.transport)
-            let sender = EndpointSender(environment: environment)
+            let sender = EndpointSender(environment: environment, options: configuration.transport)
             let budget = try configuration.newBudget(clock: environment.clock)
             let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
             let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)

@@ -26,6 +26,29 @@ struct DiscoveryTests {
         #expect(reason.contains(text), "\(reason)")
     }
 
+    @Test("The configuration's transport options go with every request, whatever environment is given")
+    func configuredTransportOptionsApplyWithAGivenEnvironment() async throws {
+        let harness = EngineHarness()
+        harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery()))
+        var configuration = harness.configuration
+        configuration.transport.connectTimeout = .seconds(3)
+        configuration.transport.totalTimeout = .seconds(7)
+        // A CA file must exist to be accepted: Debian's bundle (ca-certificates, which curl needs).
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        try #require(FileManager.default.isReadableFile(atPath: bundle), "no CA bundle at \(bundle)")
+        configuration.transport.caFile = bundle
+        configuration.transport.maxResponseBodyBytes = 65_536
+        // The environment's own defaults differ from every one of these.
+        #expect(harness.environment.http.defaultOptions != configuration.transport)
+        let client = try OpenIDClient(configuration: configuration, environment: harness.environment)
+        _ = try await client.metadata()
+        let sent = try #require(harness.transport.options.first)
+        #expect(sent.connectTimeout == .seconds(3))
+        #expect(sent.totalTimeout == .seconds(7))
+        #expect(sent.caFile == bundle)
+        #expect(sent.maxResponseBodyBytes == 65_536)
+    }
+
     @Test("A1: a document whose issuer matches exactly is read, endpoints and all")
     func matchingIssuer() async throws {
         let harness = EngineHarness()
