@@ -1,7 +1,34 @@
+#define _GNU_SOURCE 1
 #include "CVersolaSystem.h"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int versola_accept_close_on_exec(int listener, struct sockaddr *address, socklen_t *length) {
+    return accept4(listener, address, length, SOCK_CLOEXEC);
+}
+
+int versola_pipe_close_on_exec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
+int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+/// libcurl before 8.19 opens its sockets without close-on-exec, so a kept-alive connection
+/// would live on in every program started meanwhile (a browser, a helper).
+static curl_socket_t versola_open_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)context;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+CURLcode versola_curl_open_sockets_close_on_exec(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, versola_open_socket);
+}
 
 int versola_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL); }
 

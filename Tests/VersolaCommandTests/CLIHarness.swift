@@ -134,6 +134,9 @@ final class CLIHarness: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, input, input == "/dev/null" ? O_RDONLY : O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stem + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stem + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of the test process (other tests' sockets and pipes) reaches the child: a
+        // copy held there would keep a connection or pipe open after its owner closed it.
+        guard CloseOnExec.closeDescriptors(from: 3, in: &actions) else { throw CocoaError(.executableLoad) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.merging(extraEnvironment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

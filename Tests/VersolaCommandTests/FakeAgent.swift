@@ -44,7 +44,7 @@ final class FakeAgent: @unchecked Sendable {
 
     private func serve() {
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = CloseOnExec.accept(listener)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return

@@ -87,6 +87,7 @@ final class GitSmartHTTPServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stem + ".in", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stem + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = CloseOnExec.closeDescriptors(from: 3, in: &actions)
         let words: [String] = ["git", "http-backend"]
         let argv = words.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

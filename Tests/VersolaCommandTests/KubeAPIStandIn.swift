@@ -56,7 +56,7 @@ final class KubeAPIStandIn: Sendable {
         let (listener, context, tally) = (self.listener, self.context, self.tally)
         Thread {
             while true {
-                let connection = accept(listener, nil, nil)
+                let connection = CloseOnExec.accept(listener)
                 if connection < 0 {
                     if errno == EINTR || errno == ECONNABORTED { continue }
                     return

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VersolaCommand
+import VersolaHTTP
 
 /// Another local account for the L4 scenarios, created with `useradd` when the tests run as
 /// root (a system account without home or login shell), and commands run as it with `setpriv`.
@@ -59,6 +60,7 @@ struct SecondUser: Sendable {
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0)
         }
+        _ = CloseOnExec.closeDescriptors(from: 3, in: &actions)
         var child: pid_t = 0
         guard posix_spawn(&child, arguments[0], &actions, nil, argv, envp) == 0 else { return false }
         defer {

@@ -30,6 +30,23 @@
 
 #include <curl/curl.h>
 
+#include <spawn.h>
+#include <sys/socket.h>
+
+// MARK: - Descriptors a child process never inherits
+
+/// `accept4` with `SOCK_CLOEXEC` (Swift's Glibc module does not show `accept4`): the new
+/// descriptor is close-on-exec from its first instant, so a process started on another thread
+/// at that moment cannot inherit it. -1 with `errno` set on failure.
+int versola_accept_close_on_exec(int listener, struct sockaddr *address, socklen_t *length);
+
+/// `pipe2` with `O_CLOEXEC`. 0 on success, -1 with `errno` set.
+int versola_pipe_close_on_exec(int ends[2]);
+
+/// Adds "close every descriptor from `lowest` up" to a spawn's file actions
+/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34). 0 on success.
+int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 // MARK: - OpenSSL
 
 /// `OPENSSL_free` is a macro.
@@ -75,6 +92,9 @@ CURLcode versola_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t val
 CURLcode versola_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode versola_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode versola_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+
+/// Makes the handle open its sockets close-on-exec (`CURLOPT_OPENSOCKETFUNCTION`).
+CURLcode versola_curl_open_sockets_close_on_exec(CURL *handle);
 
 typedef size_t (*versola_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 typedef int (*versola_curl_progress_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,

@@ -29,13 +29,7 @@ final class ProfileWatcher: Sendable {
         self.directory = directory
         self.generationPath = generationPath
         self.onChange = onChange
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        } else {
-            ends = [-1, -1]
-        }
-        wake = (ends[0], ends[1])
+        wake = CloseOnExec.pipe() ?? (-1, -1)
         let thread = Thread { [self] in self.run(initial: initial) }
         thread.stackSize = 256 * 1024
         thread.start()

@@ -112,6 +112,8 @@ enum AgentLauncher {
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // The agent outlives its caller: it must hold none of the caller's descriptors.
+        guard CloseOnExec.closeDescriptors(from: 3, in: &actions) else { return false }
         var arguments = [executable, "agent"]
         if let idle = environment["VERSOLA_AGENT_IDLE_TIMEOUT"], Int(idle) != nil {
             arguments += ["--idle-timeout", idle]

@@ -109,7 +109,7 @@ public final class AgentServer: Sendable {
             if ready < 0, errno != EINTR { break }
             guard ready > 0 else { continue }
             if descriptor.revents & Int16(POLLIN) == 0 { break }
-            let connection = accept(listener, nil, nil)
+            let connection = CloseOnExec.accept(listener)
             guard connection >= 0 else { continue }
             start(connection)
         }
@@ -126,7 +126,7 @@ public final class AgentServer: Sendable {
     private func acceptQueued() {
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = CloseOnExec.accept(listener)
             guard connection >= 0 else {
                 if errno == EINTR { continue }
                 return
@@ -137,7 +137,6 @@ public final class AgentServer: Sendable {
 
     /// Answers `connection` on a thread of its own, from a process of this user only.
     private func start(_ connection: Int32) {
-        _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
         _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
         guard UnixSocket.peerUID(connection) == getuid() else {
             close(connection)

@@ -179,6 +179,7 @@ public final class CurlTransport: HTTPTransport {
 
         set(versola_curl_setopt_string(curl, CURLOPT_URL, request.url.absoluteString))
         set(versola_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1))
+        set(versola_curl_open_sockets_close_on_exec(curl))
         set(versola_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(versola_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0))
         set(versola_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1))

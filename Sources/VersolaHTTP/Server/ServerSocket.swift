@@ -85,11 +85,9 @@ enum ServerSocket {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let descriptor = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CloseOnExec.accept(listener, $0, &length) }
         }
         guard descriptor >= 0 else { return nil }
-        // Glibc has no accept4: mark close-on-exec by hand.
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return (descriptor, endpoint(of: storage) ?? HTTPServerPeer(host: "", port: 0))
     }
 

@@ -8,7 +8,7 @@ final class FullBacklogListener: Sendable {
     private let descriptors: [Int32]
 
     init?() {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -26,7 +26,7 @@ final class FullBacklogListener: Sendable {
         var opened = [listener]
         // Fill the accept queue (a backlog of 0 still admits one or two) with non-blocking connects.
         for _ in 0..<3 {
-            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard client >= 0 else { continue }
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) }

@@ -59,7 +59,7 @@ final class ScriptedServer: Sendable {
     /// Starts listening and accepting on a background thread.
     init(_ script: [Action]) throws {
         precondition(!script.isEmpty, "a script needs at least one action")
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -120,7 +120,9 @@ final class ScriptedServer: Sendable {
     private func acceptLoop() {
         while !stopped {
             guard waitReadable(listener) else { continue }
-            let client = accept(listener, nil, nil)
+            // Close-on-exec: a copy of the connection inherited by a process another test starts
+            // would keep it open after the script closes it (libcurl then waits for an answer).
+            let client = CloseOnExec.accept(listener)
             guard client >= 0 else { continue }
             let onAccept = state.withLock { state -> Action? in
                 state.connections += 1
