@@ -113,8 +113,15 @@ struct CommandEndToEndTests {
             try await cli.login(["--no-agent"])
             let directory = try #require(AgentLocation.resolve(environment: cli.environment)).directory
             #expect(directory == cli.agentDirectory)
-            // A socket bound and abandoned: connecting to it is refused.
-            let stale = try #require(try? UnixSocket.listen(at: directory + "/agent.sock"))
+            // A socket file bound and abandoned, never listened on: connecting to it is refused.
+            // (A listening one would go on accepting in the copy a process that another test
+            // spawns at that moment holds until it execs, and the command would talk to that.)
+            var address = try #require(UnixSocket.address(directory + "/agent.sock"))
+            let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(bound == 0)
             close(stale)
             #expect(throws: UnixSocket.Failure.self) { try UnixSocket.connect(to: directory + "/agent.sock") }
             let token = try await cli.run(["token"])

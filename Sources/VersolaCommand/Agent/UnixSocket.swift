@@ -19,7 +19,7 @@ enum UnixSocket {
     static let maximumLineLength = 4 << 20
 
     /// `sockaddr_un` for `path`, or nil when it does not fit.
-    private static func address(_ path: String) -> sockaddr_un? {
+    static func address(_ path: String) -> sockaddr_un? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
