@@ -256,21 +256,10 @@ struct LoginInteractionTests {
     @Test func pastedRedirectCompletesLogin() async throws {
         let cli = try await CLIHarness()
         try await withHarness(cli) { cli in
-            let fifo = cli.home.path + "/paste"
-            try #require(mkfifo(fifo, 0o600) == 0)
-            let stem = cli.home.path + "/login"
-            let login = try cli.spawn(
-                CLIHarness.executable, ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-browser"],
-                stem: stem, input: fifo)
-            let prompt = try #require(await cli.contents(of: stem + ".err", containing: "/authorize?"))
-            let lines = prompt.split(separator: "\n").map { String($0).trimmingBlanks }
-            let url = try #require(lines.first { $0.hasPrefix("http") })
-            let redirect = try #require(try await cli.finalRedirect(from: url))
-            let writer = open(fifo, O_WRONLY)
-            try #require(writer >= 0)
-            _ = Array((redirect + "\n").utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            let outcome = await cli.finished(login, stem: stem)
-            close(writer)
+            let login = try await PastingLogin(cli)
+            login.paste(login.redirect)
+            let outcome = await cli.finished(login.child, stem: login.stem)
+            login.close()
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.contains("Signed in as Alice Example"))
             #expect(try await cli.run(["status"]).stdout.contains("authenticated"))

@@ -118,25 +118,14 @@ struct LoginFailureScenarios {
     func mismatchedPasteKeepsWaiting() async throws {
         let cli = try await CLIHarness()
         try await withHarness(cli) { cli in
-            let fifo = cli.home.path + "/paste"
-            try #require(mkfifo(fifo, 0o600) == 0)
-            let stem = cli.home.path + "/login"
-            let login = try cli.spawn(
-                CLIHarness.executable, ["login", "--issuer", cli.idp.issuer, "--client-id", "versola-test", "--no-browser"],
-                stem: stem, input: fifo)
-            let prompt = try #require(await cli.contents(of: stem + ".err", containing: "/authorize?"))
-            let url = try #require(prompt.split(separator: "\n").map { String($0).trimmingBlanks }.first { $0.hasPrefix("http") })
-            let redirect = try #require(try await cli.finalRedirect(from: url))
-            let writer = open(fifo, O_WRONLY)
-            try #require(writer >= 0)
-            defer { close(writer) }
-            let port = try #require(URL(string: redirect)?.port)
-            let forged = "http://127.0.0.1:\(port)/callback?code=forged&state=someone-else\n"
-            _ = Array(forged.utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            let message = await cli.contents(of: stem + ".err", containing: "still waiting")
+            let login = try await PastingLogin(cli)
+            defer { login.close() }
+            let port = try #require(URL(string: login.redirect)?.port)
+            login.paste("http://127.0.0.1:\(port)/callback?code=forged&state=someone-else")
+            let message = await cli.contents(of: login.stem + ".err", containing: "still waiting")
             #expect(message?.contains("belongs to another sign-in") == true)
-            _ = Array((redirect + "\n").utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            let outcome = await cli.finished(login, stem: stem)
+            login.paste(login.redirect)
+            let outcome = await cli.finished(login.child, stem: login.stem)
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.contains("Signed in as Alice Example"))
             #expect(await cli.requestCount(.token) == 1, "only the genuine code was exchanged")
