@@ -47,7 +47,8 @@ public actor OpenIDClient {
         browser: any BrowserLauncher = SystemBrowser(), dpopNonces: DPoPNonceCache = DPoPNonceCache()
     ) throws(VersolaError) {
         try configuration.validate()
-        let environment = environment ?? .system(transport: configuration.transport)
+        // The sender below gives every request the configuration's transport options.
+        let environment = environment ?? .system()
         self.configuration = configuration
         self.environment = environment
         self.browser = browser

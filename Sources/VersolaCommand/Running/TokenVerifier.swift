@@ -22,7 +22,7 @@ enum TokenVerifier {
             var configuration = ClientConfiguration(issuer: issuer, clientID: "versola-verify")
             configuration.transport.caFile = options.caFile ?? saved?.caFile
             try configuration.validate()
-            let environment = EngineEnvironment.system(transport: configuration.transport)
+            let environment = EngineEnvironment.system()
             let sender = EndpointSender(environment: environment, options: configuration.transport)
             let budget = try configuration.newBudget(clock: environment.clock)
             let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
