@@ -25,7 +25,9 @@ var targets: [Target] = [
     .target(name: "VersolaTesting", dependencies: ["VersolaHTTP"], swiftSettings: strict),
     .executableTarget(
         name: "versola-bench",
-        dependencies: ["VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola", "VersolaTestIdP", "VersolaTesting"],
+        dependencies: [
+            "CVersolaSystem", "VersolaCrypto", "VersolaJOSE", "VersolaHTTP", "Versola", "VersolaTestIdP", "VersolaTesting",
+        ],
         swiftSettings: strict
     ),
     .target(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: release-builds versola-bench and prints its figures beside OpenSSL's own
-# `openssl speed` on the same machine, in the same run, with the ratios the targets use.
+# `make bench`: release-builds versola-bench and prints its figures, each beside the OpenSSL loop
+# it is compared with (run alternately in the same process), then `openssl speed` itself and
+# PyJWT doing the same work, with the ratios the targets use.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 seconds=${VERSOLA_BENCH_SECONDS:-3}
@@ -30,27 +31,29 @@ fi
 pyjwt=$(VERSOLA_BENCH_SECONDS=$seconds "$venv/bin/python" bench/pyjwt_bench.py) || pyjwt=""
 echo "$pyjwt"
 
-figure() { echo "$out"$'\n'"$pyjwt" | awk -v name="$1:" '$1 == name {print $2}'; }
-ratio() {
+# The first value printed under a name (the OpenSSL loops appear once per group).
+figure() { echo "$out"$'\n'"$pyjwt" | awk -v name="$1:" '$1 == name {print $2; exit}'; }
+# The ratios the targets use are versola-bench's own: each figure alternates with its OpenSSL
+# loop in 20 ms slices (see OpenSSLPeer.swift), so a machine whose speed drifts during the run
+# moves both alike. `openssl speed`, run once above, checks that those loops run at its rate.
+echo "== ratios (targets from the issue tracker: DPoP proof >= 0.90, ID token >= 0.85 of OpenSSL)"
+echo "$out" | grep '^ratio ' || true
+agree() {
   local value base
   value=$(figure "$1"); base=$2
-  [ -n "$value" ] && [ -n "$base" ] && awk -v v="$value" -v b="$base" -v n="$1" -v t="$3" \
-    'BEGIN { printf "ratio %s / openssl: %.1f%% (target >= %s%%)\n", n, 100 * v / b, t }'
+  [ -n "$value" ] && [ -n "$base" ] && awk -v v="$value" -v b="$base" -v n="$1" -v o="$3" \
+    'BEGIN { printf "check %s / %s: %.2f (the in-process loop against openssl speed itself)\n", n, o, v / b }'
 }
-echo "== ratios"
-ratio es256_sign_per_s "$ossl_ec_sign" 85 || true
-ratio rs256_verify_per_s "$ossl_rsa_verify" 80 || true
-ratio jws_parse_verify_rs256_per_s "$ossl_rsa_verify" 80 || true
-ratio id_token_validate_rs256_per_s "$ossl_rsa_verify" 75 || true
-ratio dpop_proof_per_s "$ossl_ec_sign" 80 || true
+agree peer_ecdsap256_sign_per_s "$ossl_ec_sign" openssl_ecdsap256_sign_per_s || true
+agree peer_rsa2048_verify_per_s "$ossl_rsa_verify" openssl_rsa2048_verify_per_s || true
 versus() {
   local ours theirs
   ours=$(figure "$1"); theirs=$(figure "$2")
-  [ -n "$ours" ] && [ -n "$theirs" ] && awk -v a="$ours" -v b="$theirs" -v n="$1" \
-    'BEGIN { printf "ratio %s / PyJWT: %.1fx\n", n, a / b }'
+  [ -n "$ours" ] && [ -n "$theirs" ] && awk -v a="$ours" -v b="$theirs" -v n="$1" -v t="$3" \
+    'BEGIN { printf "ratio %s / PyJWT: %.1fx (target >= %s)\n", n, a / b, t }'
 }
-versus dpop_proof_per_s pyjwt_dpop_proof_per_s || true
-versus id_token_validate_rs256_per_s pyjwt_id_token_validate_rs256_per_s || true
+versus dpop_proof_per_s pyjwt_dpop_proof_per_s 3 || true
+versus id_token_validate_rs256_per_s pyjwt_id_token_validate_rs256_per_s 3.5 || true
 
 echo "== the versola command (scripts/cli-bench.sh)"
 bash scripts/cli-bench.sh

@@ -1,5 +1,10 @@
 #define _GNU_SOURCE 1
+// SHA256_Init and its siblings are deprecated in OpenSSL 3 in favour of EVP, but they are the
+// only one-shot digest that neither allocates nor dispatches through a provider.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "CVersolaSystem.h"
+
+#include <openssl/sha.h>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -13,6 +18,31 @@ int versola_accept_close_on_exec(int listener, struct sockaddr *address, socklen
 }
 
 int versola_pipe_close_on_exec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
+int versola_sha2(int bits, const uint8_t *data, size_t count, uint8_t *out) {
+    switch (bits) {
+    case 256: {
+        SHA256_CTX context;
+        int ok = SHA256_Init(&context) && SHA256_Update(&context, data, count) && SHA256_Final(out, &context);
+        OPENSSL_cleanse(&context, sizeof context);
+        return ok;
+    }
+    case 384: {
+        SHA512_CTX context;
+        int ok = SHA384_Init(&context) && SHA384_Update(&context, data, count) && SHA384_Final(out, &context);
+        OPENSSL_cleanse(&context, sizeof context);
+        return ok;
+    }
+    case 512: {
+        SHA512_CTX context;
+        int ok = SHA512_Init(&context) && SHA512_Update(&context, data, count) && SHA512_Final(out, &context);
+        OPENSSL_cleanse(&context, sizeof context);
+        return ok;
+    }
+    default:
+        return 0;
+    }
+}
 
 int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);

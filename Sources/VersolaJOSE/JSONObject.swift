@@ -1,8 +1,9 @@
 /// A JSON object whose members keep the order they were parsed or built in.
 ///
 /// Lookups by name are linear, which is the fastest choice for the small objects of JOSE and
-/// OAuth (headers, claims, discovery documents). Names are unique: setting an existing name
-/// replaces its value in place. Equality compares members in order.
+/// OAuth (headers, claims, discovery documents). Names match when their UTF-8 code units are
+/// the same, with no Unicode normalisation (RFC 8259 §8.3). Names are unique: setting an
+/// existing name replaces its value in place. Equality compares members in order.
 ///
 /// ```swift
 /// var header: JSONObject = ["alg": "ES256", "typ": "dpop+jwt"]
@@ -58,11 +59,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// name appends it.
     public subscript(name: String) -> JSONValue? {
         get {
-            for member in members where member.name == name { return member.value }
+            for member in members where sameCodeUnits(member.name, name) { return member.value }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.name == name }) {
+            if let index = members.firstIndex(where: { sameCodeUnits($0.name, name) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append(Member(name: name, value: newValue))

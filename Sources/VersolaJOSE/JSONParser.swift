@@ -76,7 +76,10 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONError) -> JSONValue {
         try enterContainer()
         var members: [JSONObject.Member] = []
-        var seen: Set<String>?  // built only for large objects; small ones are searched linearly
+        // Claims sets and discovery documents have tens of members: growing from one by
+        // doubling cost five copies for a typical ID token.
+        members.reserveCapacity(16)
+        var seen: Set<CodeUnitName>?  // built only for large objects; small ones are searched linearly
         if !atEnd, bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
@@ -88,12 +91,12 @@ struct JSONParser {
             let nameOffset = position
             let name = try parseString()
             if members.count < 32 {
-                if members.contains(where: { $0.name == name }) {
+                if members.contains(where: { sameCodeUnits($0.name, name) }) {
                     throw JSONError(.duplicateMember(name), at: nameOffset)
                 }
             } else {
-                if seen == nil { seen = Set(members.map(\.name)) }
-                if seen?.insert(name).inserted == false {
+                if seen == nil { seen = Set(members.map { CodeUnitName(text: $0.name) }) }
+                if seen?.insert(CodeUnitName(text: name)).inserted == false {
                     throw JSONError(.duplicateMember(name), at: nameOffset)
                 }
             }

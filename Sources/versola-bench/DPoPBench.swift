@@ -6,8 +6,8 @@ import VersolaHTTP
 /// `htm`, normalised `htu`, `iat`, `ath` of a realistic access token and a server nonce,
 /// ES256-signed and serialized (compare with `openssl speed ecdsap256` sign/s).
 ///
-/// Like every rate, it is counted per CPU second of the measuring thread, as `openssl speed`
-/// counts, so the ratio holds on a machine shared with other work.
+/// It alternates with `openssl speed`'s ECDSA P-256 signing loop (``OpenSSLPeer``), each
+/// counted per CPU second, so the ratio holds on a machine shared with other work.
 func dpopBenchmarks(_ report: BenchReport) async throws {
     let key = try DPoPKey.generate()
     guard let url = URL(string: "https://api.example.com/v1/accounts/248289761001/transactions?limit=50&cursor=abc")
@@ -20,5 +20,6 @@ func dpopBenchmarks(_ report: BenchReport) async throws {
             key: key, method: .get, url: url, accessToken: accessToken, nonce: nonce, issuedAt: Date(), random: random))?
             .utf8.count ?? 0
     }
-    report.rate("dpop_proof_per_s", proof)
+    let peer = try OpenSSLPeer()
+    await report.paired("dpop_proof_per_s", peer: "peer_ecdsap256_sign_per_s", target: 0.90, ours: proof, peer: peer.ecdsaSign)
 }

@@ -52,29 +52,13 @@ func engineBenchmarks(_ report: BenchReport) async throws {
     // Checked once, so a broken setup reports a failure rather than a rate of failures.
     _ = try await validator.validate(idToken, nonce: "n-0S6_WzA2Mj", accessToken: accessToken, budget: budget)
 
-    try await asyncRate(report, "id_token_validate_rs256_per_s") {
-        let claims = try await validator.validate(idToken, nonce: "n-0S6_WzA2Mj", accessToken: accessToken, budget: budget)
-        return claims.subject.utf8.count
-    }
-}
-
-/// Like ``BenchReport/rate(_:_:)`` for an async body: a short warm-up, then as many rounds of 32
-/// calls as fit in the report's time, printed as a rate per CPU second. An async body may move
-/// between threads, so the process's CPU time is counted (the benchmark runs alone, so that is
-/// the body's), as `openssl speed` counts its own.
-private func asyncRate(_ report: BenchReport, _ name: String, _ body: () async throws -> Int) async throws {
-    var sink = 0
-    for _ in 0..<16 { sink &+= try await body() }
-    let start = processCPUSeconds()
-    var iterations = 0
-    var now = start
-    repeat {
-        for _ in 0..<32 { sink &+= try await body() }
-        iterations += 32
-        now = processCPUSeconds()
-    } while now - start < report.seconds
-    report.print(name, Double(iterations) / (now - start), unit: "ops/s")
-    blackHole(sink)
+    let peer = try OpenSSLPeer()
+    try await report.paired(
+        "id_token_validate_rs256_per_s", peer: "peer_rsa2048_verify_per_s", target: 0.85,
+        ours: {
+            let claims = try await validator.validate(idToken, nonce: "n-0S6_WzA2Mj", accessToken: accessToken, budget: budget)
+            return claims.subject.utf8.count
+        }, peer: peer.rsaVerify)
 }
 
 /// A transport for measurements that must not touch the network: every request fails unsent.

@@ -23,11 +23,14 @@ func joseBenchmarks(_ report: BenchReport) async throws {
         ],
         signer: .rsa(signingKey, algorithm: .rs256))
     let allowed: Set<SignatureAlgorithm> = [.rs256, .es256]
-    report.rate("jws_parse_verify_rs256_per_s") {
-        guard let jws = try? JWS(compact: idToken), let key = try? jws.verify(using: keySet, allowedAlgorithms: allowed)
-        else { return 0 }
-        return key.keyID?.utf8.count ?? 1
-    }
+    let peer = try OpenSSLPeer()
+    await report.paired(
+        "jws_parse_verify_rs256_per_s", peer: "peer_rsa2048_verify_per_s", target: nil,
+        ours: {
+            guard let jws = try? JWS(compact: idToken), let key = try? jws.verify(using: keySet, allowedAlgorithms: allowed)
+            else { return 0 }
+            return key.keyID?.utf8.count ?? 1
+        }, peer: peer.rsaVerify)
 
     let discovery = Array(discoveryDocument.utf8)
     report.rate("json_parse_discovery_per_s") {

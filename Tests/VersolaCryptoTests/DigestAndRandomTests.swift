@@ -18,6 +18,12 @@ import Testing
         #expect(SHA256.hash([UInt8]()) == TestBytes.hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
     }
 
+    // FIPS 180-4 example: one million "a", which the one-shot digest reads in one call.
+    @Test func sha2OfALongInput() {
+        let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(SHA256.hash(million) == TestBytes.hex("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"))
+    }
+
     @Test func digestAcceptsNonContiguousSequences() {
         let lazy = "abc".utf8.lazy.map { $0 }
         #expect(SHA256.hash(lazy) == SHA256.hash(Array("abc".utf8)))
@@ -29,6 +35,17 @@ import Testing
         let b = SecureRandom.bytes(32)
         #expect(a.count == 32)
         #expect(a != b)
+    }
+
+    /// `getrandom` may return fewer bytes than asked above 256; every byte must still be drawn.
+    @Test func largeRandomDrawsAreFilledThroughout() {
+        let bytes = SecureRandom.bytes(1 << 20)
+        #expect(bytes.count == 1 << 20)
+        // A run of 64 zero bytes has probability 2^-512: it means a part was never written.
+        let zeroRuns = stride(from: 0, to: bytes.count, by: 64).filter { start in
+            bytes[start..<(start + 64)].allSatisfy { $0 == 0 }
+        }
+        #expect(zeroRuns.isEmpty)
     }
 
     @Test func constantTimeComparison() {

@@ -59,6 +59,29 @@ import Testing
         #expect(reason(#"{"a":1,"\u0061":2}"#) == .duplicateMember("a"))
     }
 
+    /// RFC 8259 §8.3: names compare code unit by code unit. "é" precomposed (U+00E9) and
+    /// decomposed (e, U+0301) are canonically equivalent, so Swift's `==` equates them, but
+    /// they are two different names, in small objects, large ones and lookups alike.
+    @Test func namesCompareByCodeUnitsWithoutNormalisation() throws {
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        #expect(composed == decomposed)  // what the check must not rely on
+        #expect(reason(#"{"\#(composed)":1,"\#(decomposed)":2}"#) == nil)
+        let many = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        #expect(reason(#"{\#(many),"\#(composed)":1,"\#(decomposed)":2}"#) == nil)
+        #expect(reason(#"{\#(many),"\#(composed)":1,"\#(composed)":2}"#) == .duplicateMember(composed))
+
+        let object = try #require(try JSONValue(parsing: #"{"\#(composed)":1,"\#(decomposed)":2}"#).object)
+        #expect(object[composed] == .integer(1))
+        #expect(object[decomposed] == .integer(2))
+        var edited = object
+        edited[decomposed] = .integer(3)
+        #expect(edited[composed] == .integer(1))
+        #expect(edited.count == 2)
+        #expect(object["\u{E9}x"] == nil)
+        #expect(object[""] == nil)
+    }
+
     @Test func rejectsTrailingGarbage() {
         #expect(reason("{} x") == .trailingCharacters)
         #expect(reason("1 2") == .trailingCharacters)

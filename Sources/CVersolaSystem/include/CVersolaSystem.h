@@ -31,6 +31,7 @@
 #include <curl/curl.h>
 
 #include <spawn.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 
 // MARK: - Descriptors a child process never inherits
@@ -51,6 +52,10 @@ int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// `OPENSSL_free` is a macro.
 void versola_openssl_free(void *pointer);
+
+/// The SHA-2 digest (`bits` 256, 384 or 512) of `count` bytes into `out` (`bits / 8` bytes),
+/// without an EVP context: no allocation and no provider dispatch per call. 1 on success.
+int versola_sha2(int bits, const uint8_t *data, size_t count, uint8_t *out);
 
 /// Generates an EC key on the named curve ("P-256", "P-384", "P-521"). NULL on failure.
 EVP_PKEY *versola_ec_generate(const char *curve_name);

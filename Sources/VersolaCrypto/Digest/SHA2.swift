@@ -29,18 +29,16 @@ public enum SHA512 {
 }
 
 func oneShotDigest(_ function: DigestFunction, _ bytes: some Sequence<UInt8>) -> [UInt8] {
-    let md = FetchedDigests.shared.digest(function)
-    var output = [UInt8](repeating: 0, count: function.size)
-    let status: Int32 = bytes.withContiguousStorageIfAvailable { input in
-        output.withUnsafeMutableBufferPointer { out in
-            EVP_Digest(input.baseAddress, input.count, out.baseAddress, nil, md, nil)
+    let bits = Int32(function.size * 8)
+    let output = [UInt8](unsafeUninitializedCapacity: function.size) { out, initialized in
+        let status: Int32 = bytes.withContiguousStorageIfAvailable { input in
+            versola_sha2(bits, input.baseAddress, input.count, out.baseAddress)
+        } ?? Array(bytes).withUnsafeBufferPointer { input in
+            versola_sha2(bits, input.baseAddress, input.count, out.baseAddress)
         }
-    } ?? Array(bytes).withUnsafeBufferPointer { input in
-        output.withUnsafeMutableBufferPointer { out in
-            EVP_Digest(input.baseAddress, input.count, out.baseAddress, nil, md, nil)
-        }
+        // The low-level SHA-2 functions cannot fail for the three sizes asked for here.
+        precondition(status == 1, "SHA-2 digest failed")
+        initialized = function.size
     }
-    // EVP_Digest only fails on allocation failure with a fetched digest.
-    precondition(status == 1, "EVP_Digest failed")
     return output
 }

@@ -33,22 +33,24 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The key-context pool's name for verifying with this algorithm (a literal: no string is
-    /// built per signature).
-    var verifyPurpose: String {
+    /// The key-context pool's slot for verifying with this algorithm (slot 0 is signing).
+    var verifySlot: Int {
         switch self {
-        case .rs256: "verify-RS256"
-        case .rs384: "verify-RS384"
-        case .rs512: "verify-RS512"
-        case .ps256: "verify-PS256"
-        case .ps384: "verify-PS384"
-        case .ps512: "verify-PS512"
-        case .es256: "verify-ES256"
-        case .es384: "verify-ES384"
-        case .es512: "verify-ES512"
-        case .edDSA: "verify-EdDSA"
+        case .rs256: 1
+        case .rs384: 2
+        case .rs512: 3
+        case .ps256: 4
+        case .ps384: 5
+        case .ps512: 6
+        case .es256: 7
+        case .es384: 8
+        case .es512: 9
+        case .edDSA: 10
         }
     }
+
+    /// How many slots a key-context pool has: signing, then one per algorithm.
+    static let contextSlotCount = 11
 
     var isPSS: Bool {
         self == .ps256 || self == .ps384 || self == .ps512

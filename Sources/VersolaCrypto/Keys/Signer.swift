@@ -77,7 +77,7 @@ func rawSignature(der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
 /// signing with a reused, already initialised key context skips the per-signature
 /// context setup that `EVP_DigestSign` repeats.
 func prehashedSign(key: EVPKey, digest: [UInt8]) throws(CryptoError) -> [UInt8] {
-    try key.withContext(purpose: "sign", prepare: { EVP_PKEY_sign_init($0) == 1 }) {
+    try key.withContext(slot: 0, purpose: "signing", prepare: { EVP_PKEY_sign_init($0) == 1 }) {
         context throws(CryptoError) -> ([UInt8], Bool) in
         var signature = [UInt8](repeating: 0, count: 160)
         var length = signature.count
@@ -111,7 +111,7 @@ func prehashedVerify(key: EVPKey, signature: [UInt8], digest: [UInt8], algorithm
         }
         return true
     }
-    let verified = try? key.withContext(purpose: algorithm.verifyPurpose, prepare: prepare) {
+    let verified = try? key.withContext(slot: algorithm.verifySlot, purpose: "verification", prepare: prepare) {
         context throws(CryptoError) -> (Bool, Bool) in
         let status = EVP_PKEY_verify(context, signature, signature.count, digest, digest.count)
         if status != 1 { ERR_clear_error() }

@@ -8,11 +8,11 @@ import Synchronization
 /// building it, which is what makes the `@unchecked Sendable` sound.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
-    /// Key contexts already initialised for one purpose (signing, or verifying with one
-    /// algorithm), reused across operations, kept as address bit patterns (pointers are
-    /// not Sendable). Each is taken out while in use, so concurrent callers never share
-    /// one; this object owns and frees them.
-    private let idleContexts = Mutex<[String: [Int]]>([:])
+    /// Key contexts already initialised for one purpose (slot 0 signing, then verifying with
+    /// one algorithm: ``SignatureAlgorithm/verifySlot``), reused across operations, kept as
+    /// address bit patterns (pointers are not Sendable). Each is taken out while in use, so
+    /// concurrent callers never share one; this object owns and frees them.
+    private let idleContexts = Mutex<[[Int]]>(Array(repeating: [], count: SignatureAlgorithm.contextSlotCount))
     private static let maximumIdleContextsPerPurpose = 8
 
     /// Takes ownership of `pointer`, or throws `failure` when it is NULL.
@@ -25,22 +25,23 @@ final class EVPKey: @unchecked Sendable {
     }
 
     deinit {
-        for address in idleContexts.withLock({ $0.values.joined() }) {
+        for address in idleContexts.withLock({ $0.joined() }) {
             EVP_PKEY_CTX_free(OpaquePointer(bitPattern: address))
         }
         EVP_PKEY_free(pointer)
     }
 
-    /// Runs `body` with a key context prepared for `purpose` by `prepare` (called only on
-    /// a fresh context). A context comes back to the pool only when `body` reports it
-    /// usable again; otherwise it is freed.
+    /// Runs `body` with a key context of pool slot `slot` (named `purpose` in errors),
+    /// prepared by `prepare` (called only on a fresh context). A context comes back to the
+    /// pool only when `body` reports it usable again; otherwise it is freed.
     func withContext<R>(
-        purpose: String,
+        slot: Int,
+        purpose: StaticString,
         prepare: (OpaquePointer) -> Bool,
         _ body: (OpaquePointer) throws(CryptoError) -> (result: R, reusable: Bool)
     ) throws(CryptoError) -> R {
         let context: OpaquePointer
-        if let address = idleContexts.withLock({ $0[purpose]?.popLast() }), let idle = OpaquePointer(bitPattern: address) {
+        if let address = idleContexts.withLock({ $0[slot].popLast() }), let idle = OpaquePointer(bitPattern: address) {
             context = idle
         } else {
             guard let fresh = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
@@ -57,8 +58,8 @@ final class EVPKey: @unchecked Sendable {
         defer {
             let address = Int(bitPattern: context)
             let kept = reusable && idleContexts.withLock { idle -> Bool in
-                guard idle[purpose, default: []].count < Self.maximumIdleContextsPerPurpose else { return false }
-                idle[purpose, default: []].append(address)
+                guard idle[slot].count < Self.maximumIdleContextsPerPurpose else { return false }
+                idle[slot].append(address)
                 return true
             }
             if !kept { EVP_PKEY_CTX_free(context) }
