@@ -76,24 +76,32 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONError) -> JSONValue {
         try enterContainer()
         var members: [JSONObject.Member] = []
-        // Claims sets and discovery documents have tens of members: growing from one by
-        // doubling cost five copies for a typical ID token.
-        members.reserveCapacity(16)
-        var seen: Set<CodeUnitName>?  // built only for large objects; small ones are searched linearly
         if !atEnd, bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
             return .object(JSONObject(uniqueMembers: members))
         }
+        // Claims sets and discovery documents have tens of members: growing from one by
+        // doubling cost five copies for a typical ID token.
+        members.reserveCapacity(16)
+        // The duplicate check: for the first 32 members, a 128-bit filter of the names' 7-bit
+        // fingerprints, so names are only compared when a fingerprint was seen before; past
+        // 32, a set (a hostile object of thousands of names stays linear).
+        var filter = (low: UInt64(0), high: UInt64(0))
+        var seen: Set<CodeUnitName>?
         while true {
             guard !atEnd else { throw failure(.unexpectedEnd) }
             guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
             let nameOffset = position
             let name = try parseString()
             if members.count < 32 {
-                if members.contains(where: { sameCodeUnits($0.name, name) }) {
+                let fingerprint = nameFingerprint(from: nameOffset + 1, to: position - 1, name: name)
+                let bit = UInt64(1) << (fingerprint & 63)
+                let seenBefore = fingerprint < 64 ? filter.low & bit != 0 : filter.high & bit != 0
+                if seenBefore, members.contains(where: { sameCodeUnits($0.name, name) }) {
                     throw JSONError(.duplicateMember(name), at: nameOffset)
                 }
+                if fingerprint < 64 { filter.low |= bit } else { filter.high |= bit }
             } else {
                 if seen == nil { seen = Set(members.map { CodeUnitName(text: $0.name) }) }
                 if seen?.insert(CodeUnitName(text: name)).inserted == false {
@@ -150,6 +158,26 @@ struct JSONParser {
     }
 
     // MARK: Strings
+
+    /// A 7-bit hash of a member name's UTF-8 bytes (FNV-1a, folded): read from the input
+    /// between `start` and `end` when the name has no escape there, else from `name` itself.
+    private func nameFingerprint(from start: Int, to end: Int, name: String) -> UInt8 {
+        var hash: UInt32 = 2_166_136_261
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") { return Self.fingerprint(of: name) }
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+            index += 1
+        }
+        return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 127
+    }
+
+    private static func fingerprint(of name: String) -> UInt8 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 127
+    }
 
     /// Parses a string starting at its opening quote.
     private mutating func parseString() throws(JSONError) -> String {
