@@ -147,6 +147,12 @@ public enum DPoPProof {
     /// Appends `text` as a JSON string: `"`, `\` and control characters escaped.
     private static func appendJSONString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Methods, URLs, hashes and nonces almost never need escaping: then one copy.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
