@@ -1,8 +1,9 @@
 import VersolaCrypto
 
-/// The real random source: OpenSSL's DRBG (``SecureRandom``), seeded by the kernel and reseeded
-/// after a fork. Suitable for secrets; it makes no system call per use, which matters for a
-/// `jti` on every DPoP proof.
+/// The real random source: the kernel's generator through ``SecureRandom`` (one `getrandom`
+/// call per use). Suitable for secrets; it keeps no state in the process, so a forked child
+/// never repeats its parent's bytes, and it costs less than OpenSSL's DRBG for the short
+/// values drawn on every request (a DPoP proof's `jti`).
 public struct SystemRandomSource: RandomSource {
     /// Creates the source.
     public init() {}
