@@ -162,20 +162,13 @@ struct JSONParser {
     /// A 7-bit hash of a member name's UTF-8 bytes (FNV-1a, folded): read from the input
     /// between `start` and `end` when the name has no escape there, else from `name` itself.
     private func nameFingerprint(from start: Int, to end: Int, name: String) -> UInt8 {
-        var hash: UInt32 = 2_166_136_261
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\\") { return Self.fingerprint(of: name) }
-            hash = (hash ^ UInt32(byte)) &* 16_777_619
-            index += 1
-        }
-        return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 127
+        let raw = bytes[start..<end]
+        return raw.contains(UInt8(ascii: "\\")) ? Self.fingerprint(of: name.utf8) : Self.fingerprint(of: raw)
     }
 
-    private static func fingerprint(of name: String) -> UInt8 {
+    private static func fingerprint(of bytes: some Sequence<UInt8>) -> UInt8 {
         var hash: UInt32 = 2_166_136_261
-        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 127
     }
 

@@ -50,7 +50,7 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
     }
 
     /// How many slots a key-context pool has: signing, then one per algorithm.
-    static let contextSlotCount = 11
+    static let contextSlotCount = 1 + allCases.count
 
     var isPSS: Bool {
         self == .ps256 || self == .ps384 || self == .ps512
