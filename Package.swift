@@ -65,7 +65,8 @@ var targets: [Target] = [
         dependencies: ["CVersolaSystem", "Versola", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto"],
         swiftSettings: strict
     ),
-    .executableTarget(name: "versola", dependencies: ["VersolaCommand"], swiftSettings: strict),
+    // agent.order: the layout `make install` links the engine with (scripts/agent-order.sh).
+    .executableTarget(name: "versola", dependencies: ["VersolaCommand"], exclude: ["agent.order"], swiftSettings: strict),
     // The warm path of `versola token` in C, linking only the C library; it `exec`s `versola`
     // (the engine) for everything else. `make install` builds it with `cc -static` as `versola`.
     .executableTarget(

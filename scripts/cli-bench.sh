@@ -81,3 +81,27 @@ fi
 cold_runs=$((runs / 20 + 1))
 cold=$(for _ in $(seq 1 "$cold_runs"); do /usr/bin/time -f '%e' "$front" token --no-agent 2>&1 >/dev/null | tail -n 1; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] * 1000}')
 echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh, $cold_runs runs)"
+
+# What the engine's layout buys (the Makefile's install target): the agent restarted, on the
+# engine as installed and on the same engine linked without Sources/versola/agent.order, each
+# then serving the same 200 warm tokens; alternated twice, the larger peak of each printed.
+plain="$work/plain"
+make -s install PREFIX="$plain" LINK_ORDER=/dev/null 2>&1 | grep -E 'error|warning' || true
+restart_peak_kib() {
+  local command=$1 engine_path=$2 pid
+  "$command" agent --stop >/dev/null 2>&1 || true
+  for _ in $(seq 1 100); do pgrep -f "^$prefix/libexec/versola/versola agent|^$plain/libexec/versola/versola agent" >/dev/null || break; sleep 0.05; done
+  "$command" token >/dev/null
+  for _ in $(seq 1 200); do "$command" token >/dev/null; done
+  pid=$(pgrep -n -f "^$engine_path agent")
+  awk '/VmHWM/ {print $2}' "/proc/$pid/status"
+}
+ordered_kib=0 plain_kib=0
+for _ in 1 2; do
+  kib=$(restart_peak_kib "$front" "$engine"); [ "$kib" -gt "$ordered_kib" ] && ordered_kib=$kib
+  kib=$(restart_peak_kib "$plain/bin/versola" "$plain/libexec/versola/versola"); [ "$kib" -gt "$plain_kib" ] && plain_kib=$kib
+done
+"$plain/bin/versola" agent --stop >/dev/null 2>&1 || true
+awk -v a="$ordered_kib" -v b="$plain_kib" 'BEGIN {
+  printf "cli_agent_restarted_peak_rss_mib: %.1f (linked in agent.order)\n", a / 1024
+  printf "cli_agent_restarted_unordered_peak_rss_mib: %.1f (the same engine linked without it)\n", b / 1024 }'

@@ -32,8 +32,15 @@ final class CLIHarness: Sendable {
         return buildDirectory + "/versola-front"
     }
 
-    /// The engine alone (`versola` beside the test bundle).
-    static var engine: String { buildDirectory + "/versola" }
+    /// The engine alone: `versola` beside the test bundle, or for an installed `PREFIX/bin/versola`
+    /// (`VERSOLA_CLI_UNDER_TEST`) the `PREFIX/libexec/versola/versola` it hands commands to.
+    static var engine: String {
+        if let installed = ProcessInfo.processInfo.environment["VERSOLA_CLI_UNDER_TEST"], !installed.isEmpty {
+            let prefix = ((installed as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            return prefix + "/libexec/versola/versola"
+        }
+        return buildDirectory + "/versola"
+    }
 
     private static var buildDirectory: String {
         ((VersolaCommandLine.currentExecutable() ?? "") as NSString).deletingLastPathComponent
