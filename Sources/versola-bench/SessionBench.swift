@@ -40,7 +40,10 @@ func sessionBenchmarks(_ report: BenchReport) async throws {
     var single: [Double] = []
     var crowd: [Double] = []
     var refreshesPerCrowd: [Int] = []
-    for _ in 0..<5 {
+    // Rounds alternate one caller and the crowd, so each round's ratio compares two refreshes
+    // made moments apart; the median of those ratios is the figure the target uses.
+    let rounds = 15
+    for _ in 0..<rounds {
         let oneStart = DispatchTime.now().uptimeNanoseconds
         _ = try await session.accessToken(forceRefresh: true)
         single.append(Double(DispatchTime.now().uptimeNanoseconds - oneStart) / 1e6)
@@ -65,10 +68,14 @@ func sessionBenchmarks(_ report: BenchReport) async throws {
     }
     floor.sort()
     report.print("cached_1000_callers_ms", floor[2], unit: "ms (median of 5; the cost of 1000 tasks alone)")
+    let ratios = zip(crowd, single).map { $0 / $1 }.sorted()
     single.sort()
     crowd.sort()
-    report.print("refresh_one_caller_ms", single[2], unit: "ms (median of 5)")
-    report.print("refresh_single_flight_1000_callers_ms", crowd[2], unit: "ms (median of 5)")
+    report.print("refresh_one_caller_ms", single[rounds / 2], unit: "ms (median of \(rounds))")
+    report.print("refresh_single_flight_1000_callers_ms", crowd[rounds / 2], unit: "ms (median of \(rounds))")
+    report.print(
+        "ratio_refresh_single_flight_1000_callers_to_one", ratios[rounds / 2],
+        unit: "x (median of the rounds' ratios; target <= 1.5)")
     report.print("refresh_single_flight_1000_callers_refreshes", Double(refreshesPerCrowd.max() ?? 0), unit: "refreshes (most in one round)")
 }
 
