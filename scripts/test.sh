@@ -54,6 +54,29 @@ if [ "$count" -lt "$minimum" ]; then
 fi
 echo "== $count tests passed"
 
+# What people run is what `make install` installs: the static front and the engine linked with
+# lld in the agent's layout (Sources/versola/agent.order). The command's end-to-end tests, kubectl
+# and git included, run again against those binaries.
+echo "== the command tests against the installed layout (make install)"
+# Its own directory, open to others as /usr/local is: one test runs the command as a second user.
+prefix=$(mktemp -d "${TMPDIR:-/tmp}/versola-installed.XXXXXX")
+chmod 755 "$prefix"
+on_exit "rm -rf '$prefix'"
+make -s install PREFIX="$prefix" 2>&1 | grep -vE '^(\[|Building|Build of|Compiling|Write|Linking)' || true
+if [ ! -x "$prefix/bin/versola" ] || [ ! -x "$prefix/libexec/versola/versola" ]; then
+  die "make install installed no versola"
+fi
+set +e
+VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift test --skip-build --filter VersolaCommandTests 2>&1 | tee "$log" \
+  | grep -E '(✘|FAIL|error:|Test run with)'
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "the command tests failed against the installed binaries (exit $status); the full log follows" >&2
+  cat "$log" >&2
+  exit "$status"
+fi
+
 bash scripts/conformance.sh --skip-build
 
 echo "== interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
