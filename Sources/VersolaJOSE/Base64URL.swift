@@ -46,33 +46,45 @@ public enum Base64URL {
     /// bytes, and returns the number written.
     @discardableResult
     static func encode(_ input: [UInt8], into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        alphabet.withUnsafeBufferPointer { table in
-            var written = 0
-            var index = 0
-            let whole = input.count - input.count % 3
-            while index < whole {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                output[written] = table[Int(chunk >> 18 & 63)]
-                output[written + 1] = table[Int(chunk >> 12 & 63)]
-                output[written + 2] = table[Int(chunk >> 6 & 63)]
-                output[written + 3] = table[Int(chunk & 63)]
-                written += 4
-                index += 3
-            }
-            let remaining = input.count - whole
-            if remaining > 0 {
-                var chunk = UInt32(input[index]) << 16
-                if remaining == 2 { chunk |= UInt32(input[index + 1]) << 8 }
-                output[written] = table[Int(chunk >> 18 & 63)]
-                output[written + 1] = table[Int(chunk >> 12 & 63)]
-                written += 2
-                if remaining == 2 {
-                    output[written] = table[Int(chunk >> 6 & 63)]
-                    written += 1
-                }
-            }
-            return written
+        input.withUnsafeBufferPointer { source in
+            alphabet.withUnsafeBufferPointer { table in encode(source, into: output, table: table) }
         }
+    }
+
+    /// The loop of ``encode(_:into:)`` over raw buffers: this runs for every signature and proof,
+    /// so no index is checked twice (the lengths are checked once, by the caller's arithmetic).
+    private static func encode(
+        _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+        table: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        precondition(output.count >= encodedLength(input.count), "base64url output too small")
+        guard let source = input.baseAddress, let target = output.baseAddress, let symbols = table.baseAddress
+        else { return 0 }
+        var written = 0
+        var index = 0
+        let whole = input.count - input.count % 3
+        while index < whole {
+            let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
+            target[written] = symbols[Int(chunk >> 18 & 63)]
+            target[written + 1] = symbols[Int(chunk >> 12 & 63)]
+            target[written + 2] = symbols[Int(chunk >> 6 & 63)]
+            target[written + 3] = symbols[Int(chunk & 63)]
+            written += 4
+            index += 3
+        }
+        let remaining = input.count - whole
+        if remaining > 0 {
+            var chunk = UInt32(source[index]) << 16
+            if remaining == 2 { chunk |= UInt32(source[index + 1]) << 8 }
+            target[written] = symbols[Int(chunk >> 18 & 63)]
+            target[written + 1] = symbols[Int(chunk >> 12 & 63)]
+            written += 2
+            if remaining == 2 {
+                target[written] = symbols[Int(chunk >> 6 & 63)]
+                written += 1
+            }
+        }
+        return written
     }
 
     /// Decodes strict base64url text.

@@ -53,20 +53,20 @@ public enum DPoPProof {
     ) throws(VersolaError) -> String {
         var claims: [UInt8] = []
         claims.reserveCapacity(160 + targetURI.utf8.count + (nonce?.utf8.count ?? 0))
-        claims.append(contentsOf: #"{"jti":""#.utf8)
+        appendLiteral(#"{"jti":""#, to: &claims)
         Base64URL.append(encoding: jti, to: &claims)
-        claims.append(contentsOf: #"","htm":"#.utf8)
+        appendLiteral(#"","htm":"#, to: &claims)
         appendJSONString(method, to: &claims)
-        claims.append(contentsOf: #","htu":"#.utf8)
+        appendLiteral(#","htu":"#, to: &claims)
         appendJSONString(targetURI, to: &claims)
-        claims.append(contentsOf: #","iat":"#.utf8)
-        claims.append(contentsOf: String(Int64(issuedAt.timeIntervalSince1970.rounded(.down))).utf8)
+        appendLiteral(#","iat":"#, to: &claims)
+        appendDecimal(Int64(issuedAt.timeIntervalSince1970.rounded(.down)), to: &claims)
         if let accessTokenHash {
-            claims.append(contentsOf: #","ath":"#.utf8)
+            appendLiteral(#","ath":"#, to: &claims)
             appendJSONString(accessTokenHash, to: &claims)
         }
         if let nonce {
-            claims.append(contentsOf: #","nonce":"#.utf8)
+            appendLiteral(#","nonce":"#, to: &claims)
             appendJSONString(nonce, to: &claims)
         }
         claims.append(UInt8(ascii: "}"))
@@ -98,7 +98,12 @@ public enum DPoPProof {
     /// The `htu` of an absolute URL's text; see ``targetURI(of:)-(URL)``. Works on the UTF-8
     /// bytes (ASCII case folding only, as scheme and host are ASCII once a URL is parsed).
     public static func targetURI(of text: String) -> String {
-        let bytes = Array(text.utf8)
+        if let normalised = text.utf8.withContiguousStorageIfAvailable(targetURI(bytes:)) { return normalised }
+        return Array(text.utf8).withUnsafeBufferPointer(targetURI(bytes:))
+    }
+
+    /// ``targetURI(of:)-(String)`` over the text's UTF-8, written straight into the new string.
+    private static func targetURI(bytes: UnsafeBufferPointer<UInt8>) -> String {
         let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
         var schemeEnd = 0
         while schemeEnd + 2 < end,
@@ -107,32 +112,51 @@ public enum DPoPProof {
         {
             schemeEnd += 1
         }
-        guard schemeEnd + 2 < end else { return String(decoding: bytes[..<end], as: UTF8.self) }
+        guard schemeEnd + 2 < end else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) }
         let authorityStart = schemeEnd + 3
         var authorityEnd = authorityStart
         while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
         var hostStart = authorityStart
         for index in authorityStart..<authorityEnd where bytes[index] == UInt8(ascii: "@") { hostStart = index + 1 }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(end + 1)
-        for byte in bytes[..<schemeEnd] { output.append(asciiLowercase(byte)) }
-        let isHTTPS = output == httpsScheme
-        let isHTTP = output == httpScheme
-        output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "/")])
+        let scheme = UnsafeBufferPointer(rebasing: bytes[..<schemeEnd])
+        let isHTTPS = scheme.count == 5 && scheme.elementsEqual(httpsScheme, by: { asciiLowercase($0) == $1 })
+        let isHTTP = scheme.count == 4 && scheme.elementsEqual(httpScheme, by: { asciiLowercase($0) == $1 })
         var hostEnd = authorityEnd
         if isHTTPS, hostEnd - hostStart >= 4, bytes[(hostEnd - 4)..<hostEnd].elementsEqual(httpsDefaultPort) {
             hostEnd -= 4
         } else if isHTTP, hostEnd - hostStart >= 3, bytes[(hostEnd - 3)..<hostEnd].elementsEqual(httpDefaultPort) {
             hostEnd -= 3
         }
-        for byte in bytes[hostStart..<hostEnd] { output.append(asciiLowercase(byte)) }
-        if authorityEnd == end {
-            output.append(UInt8(ascii: "/"))
-        } else {
-            output.append(contentsOf: bytes[authorityEnd..<end])
+        let path = UnsafeBufferPointer(rebasing: bytes[authorityEnd..<end])
+        // The scheme, "://", the host lowercased, then the path ("/" when there is none).
+        let length = schemeEnd + 3 + (hostEnd - hostStart) + max(path.count, 1)
+        let normalised = String(unsafeUninitializedCapacity: length) { output in
+            var written = 0
+            for byte in scheme {
+                output[written] = asciiLowercase(byte)
+                written += 1
+            }
+            output[written] = UInt8(ascii: ":")
+            output[written + 1] = UInt8(ascii: "/")
+            output[written + 2] = UInt8(ascii: "/")
+            written += 3
+            for index in hostStart..<hostEnd {
+                output[written] = asciiLowercase(bytes[index])
+                written += 1
+            }
+            if path.isEmpty {
+                output[written] = UInt8(ascii: "/")
+                written += 1
+            } else {
+                for byte in path {
+                    output[written] = byte
+                    written += 1
+                }
+            }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
+        return normalised
     }
 
     private static let httpsScheme: [UInt8] = Array("https".utf8)
@@ -144,12 +168,40 @@ public enum DPoPProof {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
+    /// Appends a fixed piece of the claims (one copy of the literal's bytes).
+    private static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
+        literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal, as JSON writes an integer.
+    private static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for any Int64's 19 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
     /// Appends `text` as a JSON string: `"`, `\` and control characters escaped.
     private static func appendJSONString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Methods, URLs, hashes and nonces almost never need escaping: then one copy.
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            output.append(contentsOf: text.utf8)
+        // Methods, URLs, hashes and nonces almost never need escaping: then one copy, scanned
+        // and copied as a buffer (a native string's UTF-8 is contiguous).
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }

@@ -68,6 +68,17 @@ struct DecodedProof {
     }
 
     @Test(
+        "D2: iat is the whole seconds rounded down, written as a JSON integer",
+        arguments: [(0.0, Int64(0)), (59.999, 59), (-1.5, -2), (9_999_999_999.25, 9_999_999_999)])
+    func issuedAtSeconds(_ seconds: Double, _ expected: Int64) throws {
+        let text = try DPoPProof.make(
+            key: key, method: .get, url: try #require(URL(string: "https://rs.example/")), issuedAt: Date(timeIntervalSince1970: seconds),
+            random: SeededRandomSource(seed: 2))
+        let claims = try DecodedProof(text).claims
+        #expect(claims["iat"]?.int64 == expected)
+    }
+
+    @Test(
         "D2: htu drops query and fragment, lowercases scheme and host, drops the default port and user info",
         arguments: [
             ("https://AS.Example.COM/Token?x=1#frag", "https://as.example.com/Token"),
@@ -81,6 +92,18 @@ struct DecodedProof {
         ])
     func targetURI(_ input: String, _ expected: String) throws {
         #expect(try proof(.post, input).claims["htu"]?.string == expected)
+        #expect(DPoPProof.targetURI(of: input) == expected)
+    }
+
+    @Test(
+        "D2: htu of text without an authority is the text before any query; non-ASCII paths pass unchanged",
+        arguments: [
+            ("urn:example:thing?x=1", "urn:example:thing"),
+            ("https://H.Example/caf\u{E9}/na\u{EF}ve?q#f", "https://h.example/caf\u{E9}/na\u{EF}ve"),
+            ("HTTP://H.EXAMPLE", "http://h.example/"),
+            ("https://h.example:4431/x", "https://h.example:4431/x"),
+        ])
+    func targetURIOfText(_ input: String, _ expected: String) {
         #expect(DPoPProof.targetURI(of: input) == expected)
     }
 
