@@ -64,17 +64,19 @@ for _ in $(seq 1 "$rounds"); do
   echo "$ours"$'\n'"$theirs" | awk '$1 ~ /^(pyjwt_)?(dpop_proof|id_token_validate_rs256)_per_s:$/ {v[$1] = $2}
     END { if (v["pyjwt_dpop_proof_per_s:"] > 0 && v["pyjwt_id_token_validate_rs256_per_s:"] > 0)
             print v["dpop_proof_per_s:"] / v["pyjwt_dpop_proof_per_s:"], v["id_token_validate_rs256_per_s:"] / v["pyjwt_id_token_validate_rs256_per_s:"] }'
-done | sort -n | awk '
+done | awk '
+  function sorted_list(values, count,   i, j, t, text) {
+    for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] < values[i]) { t = values[i]; values[i] = values[j]; values[j] = t }
+    for (i = 1; i <= count; i++) text = text sprintf(" %.2f", values[i])
+    return text
+  }
   { dpop[NR] = $1; id[NR] = $2 }
   END {
     if (NR == 0) exit
     m = int((NR + 1) / 2)
-    # each column sorted on its own for its median
-    for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) { if (id[j] < id[i]) { t = id[i]; id[i] = id[j]; id[j] = t } }
-    line_d = ""; line_i = ""
-    for (i = 1; i <= NR; i++) { line_d = line_d sprintf(" %.2f", dpop[i]); line_i = line_i sprintf(" %.2f", id[i]) }
-    printf "ratio dpop_proof_per_s / PyJWT: %.1fx (median of %d rounds:%s; target >= 3)\n", dpop[m], NR, line_d
-    printf "ratio id_token_validate_rs256_per_s / PyJWT: %.1fx (median of %d rounds:%s; target >= 3.5)\n", id[m], NR, line_i
+    d = sorted_list(dpop, NR); i = sorted_list(id, NR)
+    printf "ratio dpop_proof_per_s / PyJWT: %.1fx (median of %d rounds:%s; target >= 3)\n", dpop[m], NR, d
+    printf "ratio id_token_validate_rs256_per_s / PyJWT: %.1fx (median of %d rounds:%s; target >= 3.5)\n", id[m], NR, i
   }'
 
 echo "== the versola command (scripts/cli-bench.sh)"

@@ -36,17 +36,25 @@ bash scripts/api-check.sh
 echo "== documentation (DocC, warnings are errors)"
 bash scripts/docs.sh
 
-echo "== tests"
+# swift_tests WHAT [ARGUMENT...]: `swift test --skip-build ARGUMENT...` with its summary lines
+# shown and the whole log kept in $log; on failure, says WHAT failed, prints the log and exits.
 log=$(temp_file)
-set +e
-swift test --skip-build 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -ne 0 ]; then
-  echo "tests failed (exit $status); the full log follows" >&2
-  cat "$log" >&2
-  exit "$status"
-fi
+swift_tests() {
+  local what=$1 status
+  shift
+  set +e
+  swift test --skip-build "$@" 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
+    echo "$what failed (exit $status); the full log follows" >&2
+    cat "$log" >&2
+    exit "$status"
+  fi
+}
+
+echo "== tests"
+swift_tests tests
 count=$(test_count "$log")
 minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
 if [ "$count" -lt "$minimum" ]; then
@@ -66,16 +74,8 @@ make -s install PREFIX="$prefix" 2>&1 | grep -vE '^(\[|Building|Build of|Compili
 if [ ! -x "$prefix/bin/versola" ] || [ ! -x "$prefix/libexec/versola/versola" ]; then
   die "make install installed no versola"
 fi
-set +e
-VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift test --skip-build --filter VersolaCommandTests 2>&1 | tee "$log" \
-  | grep -E '(✘|FAIL|error:|Test run with)'
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -ne 0 ]; then
-  echo "the command tests failed against the installed binaries (exit $status); the full log follows" >&2
-  cat "$log" >&2
-  exit "$status"
-fi
+VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift_tests "the command tests against the installed binaries" \
+  --filter VersolaCommandTests
 
 bash scripts/conformance.sh --skip-build
 

@@ -131,7 +131,7 @@ public enum DPoPProof {
         let path = UnsafeBufferPointer(rebasing: bytes[authorityEnd..<end])
         // The scheme, "://", the host lowercased, then the path ("/" when there is none).
         let length = schemeEnd + 3 + (hostEnd - hostStart) + max(path.count, 1)
-        let normalised = String(unsafeUninitializedCapacity: length) { output in
+        return String(unsafeUninitializedCapacity: length) { output in
             var written = 0
             for byte in scheme {
                 output[written] = asciiLowercase(byte)
@@ -156,7 +156,6 @@ public enum DPoPProof {
             }
             return written
         }
-        return normalised
     }
 
     private static let httpsScheme: [UInt8] = Array("https".utf8)
