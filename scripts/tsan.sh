@@ -68,7 +68,9 @@ run_suite() {
 
 run_suite
 if [ "$status" -ne 0 ]; then
-  echo "tests failed under the thread sanitizer (exit $status); the log's end follows" >&2
+  echo "tests failed under the thread sanitizer (exit $status); each issue recorded follows, then the log's end" >&2
+  # An issue's detail (for a command test, the child's stderr with any race report) follows its line.
+  grep -A 60 'recorded an issue' "$log" | head -n 600 >&2 || true  # head may close the pipe early
   tail -n 80 "$log" >&2
   exit "$status"
 fi
