@@ -35,6 +35,8 @@ else
 fi
 
 export TSAN_OPTIONS="halt_on_error=0 suppressions=$VERSOLA_ROOT/scripts/support/tsan-suppressions.txt ${TSAN_OPTIONS:-}"
+# Tests that only multiply the same work (FrontParityTests) run a smaller share of it here.
+export VERSOLA_SANITIZER=thread
 # The Swift backtracer can hang for minutes after a crash under a sanitizer.
 export SWIFT_BACKTRACE=enable=no
 
@@ -58,10 +60,13 @@ run_suite() {
   status=$?
   set -e
   grep -E '(✘|error:|Test run with|Executed [0-9]+ test)' "$log" || true
-  reports=$(grep -c 'WARNING: ThreadSanitizer' "$log" || true)
+  # Any line of the sanitizer's, not only its race warnings: when it cannot go on (a CHECK that
+  # failed, memory it could not map) it prints ERROR or FATAL and exits with 66, in the test
+  # process or in a command a test ran, whose stderr the test's issue shows.
+  reports=$(grep -c 'ThreadSanitizer' "$log" || true)
   if [ "$reports" -gt 0 ]; then
-    echo "ThreadSanitizer reported $reports problem(s):" >&2
-    grep -A 40 "WARNING: ThreadSanitizer" "$log" | head -n 400 >&2 || true  # head may close the pipe early
+    echo "ThreadSanitizer printed $reports line(s):" >&2
+    grep -B 2 -A 40 "ThreadSanitizer" "$log" | head -n 400 >&2 || true  # head may close the pipe early
     exit 1
   fi
 }

@@ -20,9 +20,15 @@ public enum Base64URL {
 
     /// Encodes bytes as base64url without padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
-        return String(unsafeUninitializedCapacity: encodedLength(input.count)) { output in
-            encode(input, into: output)
+        encode(Array(bytes))
+    }
+
+    /// Encodes an array of bytes as base64url without padding. (An array is what digests and
+    /// signatures are: this overload spares callers in other modules the generic entry, which
+    /// was a third of an `at_hash` check.)
+    public static func encode(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: encodedLength(bytes.count)) { output in
+            encode(bytes, into: output)
         }
     }
 

@@ -32,10 +32,11 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
     /// The compact token as received. Internal: a secret-adjacent credential.
     let rawToken: String
 
-    /// Creates the value from claims the validator has checked.
+    /// Creates the value from claims the validator has checked; `values` are those claims'
+    /// members, already found (``IDTokenClaimValues``).
     init(
         issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date, claims: JWTClaims,
-        rawToken: String
+        values: IDTokenClaimValues, rawToken: String
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -44,12 +45,11 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
         self.issuedAt = issuedAt
         self.claims = claims
         self.rawToken = rawToken
-        let object = claims.object
-        name = object["name"]?.string
-        email = object["email"]?.string
-        preferredUsername = object["preferred_username"]?.string
-        authenticationContextClass = object["acr"]?.string
-        authenticationTime = object["auth_time"].flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
+        name = values[.name]?.string
+        email = values[.email]?.string
+        preferredUsername = values[.preferredUsername]?.string
+        authenticationContextClass = values[.authenticationContextClass]?.string
+        authenticationTime = values[.authenticationTime].flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Reads the claims of a token without checking them.
@@ -60,7 +60,7 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
         else { return nil }
         self.init(
             issuer: issuer, subject: subject, audiences: audiences, expiration: expiration, issuedAt: issuedAt,
-            claims: claims, rawToken: rawToken)
+            claims: claims, values: IDTokenClaimValues(claims.object), rawToken: rawToken)
     }
 
     /// Reads a stored ID token that was validated when it was received, without checking it

@@ -179,29 +179,29 @@ public struct IDTokenValidator: Sendable {
             throw Self.rejected(.signatureInvalid, "signature does not verify with key \(names)")
         }
 
-        // Each claim is looked up once; the payload's member list is short and linear.
+        // The claims read below are found in one pass over the payload's members.
         let claims: JWTClaims
         do {
             claims = try JWTClaims(payload: jws.payload)
         } catch {
             throw Self.rejected(.malformed, "the payload is not a JSON object")
         }
-        let object = claims.object
+        let values = IDTokenClaimValues(claims.object)
 
         // iss: exactly the configured issuer.
-        guard let issuerValue = object["iss"] else { throw Self.rejected(.claimMissing, "iss is missing") }
+        guard let issuerValue = values[.issuer] else { throw Self.rejected(.claimMissing, "iss is missing") }
         guard let issuer = issuerValue.string else { throw Self.rejected(.claimMalformed, "iss is not a string") }
         guard issuer == configuration.issuer else { throw Self.rejected(.issuerMismatch, "iss \(issuer) is not \(configuration.issuer)") }
 
         // sub: a non-empty string.
-        guard let subjectValue = object["sub"] else { throw Self.rejected(.claimMissing, "sub is missing") }
+        guard let subjectValue = values[.subject] else { throw Self.rejected(.claimMissing, "sub is missing") }
         guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected(.claimMalformed, "sub is not a string") }
 
         // aud: contains the client ID; azp required with several audiences, the client ID when present.
         let clientID = configuration.clientID
-        let audiences = try Self.audiences(object["aud"])
+        let audiences = try Self.audiences(values[.audience])
         guard audiences.contains(clientID) else { throw Self.rejected(.audienceMismatch, "aud does not contain \(clientID)") }
-        if let azpValue = object["azp"] {
+        if let azpValue = values[.authorizedParty] {
             guard let azp = azpValue.string else { throw Self.rejected(.claimMalformed, "azp is not a string") }
             guard azp == clientID else { throw Self.rejected(.audienceMismatch, "azp \(azp) is not \(clientID)") }
         } else if audiences.count > 1 {
@@ -211,8 +211,8 @@ public struct IDTokenValidator: Sendable {
         // exp, iat (required) and nbf, with the configured tolerance, on the injected clock.
         let now = clock.wallClockNow.timeIntervalSince1970
         let tolerance = toleranceSeconds
-        guard let expiration = try Self.seconds("exp", object["exp"]) else { throw Self.rejected(.claimMissing, "exp is missing") }
-        guard let issuedAt = try Self.seconds("iat", object["iat"]) else { throw Self.rejected(.claimMissing, "iat is missing") }
+        guard let expiration = try Self.seconds("exp", values[.expiration]) else { throw Self.rejected(.claimMissing, "exp is missing") }
+        guard let issuedAt = try Self.seconds("iat", values[.issuedAt]) else { throw Self.rejected(.claimMissing, "iat is missing") }
         if now >= expiration + tolerance {
             throw Self.rejected(.expired, "expired \(Self.wholeSeconds(now - expiration)) s ago (tolerance \(Int64(tolerance)) s)")
         }
@@ -220,19 +220,19 @@ public struct IDTokenValidator: Sendable {
             throw Self.rejected(
                 .notYetValid, "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s)")
         }
-        if let notBefore = try Self.seconds("nbf", object["nbf"]), now < notBefore - tolerance {
+        if let notBefore = try Self.seconds("nbf", values[.notBefore]), now < notBefore - tolerance {
             throw Self.rejected(
                 .notYetValid, "not valid for another \(Self.wholeSeconds(notBefore - now)) s (nbf; tolerance \(Int64(tolerance)) s)")
         }
 
         // nonce: equal to the request's when one was sent.
         if let nonce {
-            guard let tokenNonce = object["nonce"] else { throw Self.rejected(.claimMissing, "nonce is missing; the request sent one") }
+            guard let tokenNonce = values[.nonce] else { throw Self.rejected(.claimMissing, "nonce is missing; the request sent one") }
             guard tokenNonce.string == nonce else { throw Self.rejected(.nonceMismatch, "nonce differs from the request's") }
         }
 
         // at_hash: when present, the left half of the access token's hash.
-        if let accessToken, let atHashValue = object["at_hash"] {
+        if let accessToken, let atHashValue = values[.accessTokenHash] {
             guard let atHash = atHashValue.string else { throw Self.rejected(.claimMalformed, "at_hash is not a string") }
             guard atHash == Self.accessTokenHash(accessToken, algorithm: jws.algorithm) else {
                 throw Self.rejected(.accessTokenHashMismatch, "at_hash does not match the access token")
@@ -251,7 +251,7 @@ public struct IDTokenValidator: Sendable {
         return IDTokenClaims(
             issuer: issuer, subject: subject, audiences: audiences,
             expiration: Date(timeIntervalSince1970: expiration), issuedAt: Date(timeIntervalSince1970: issuedAt),
-            claims: claims, rawToken: rawToken)
+            claims: claims, values: values, rawToken: rawToken)
     }
 
     /// `aud` as a list: a string, or a non-empty array of strings.
@@ -288,7 +288,7 @@ public struct IDTokenValidator: Sendable {
             case .rs384, .ps384, .es384: SHA384.hash(bytes)
             case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
             }
-        return Base64URL.encode(digest.prefix(digest.count / 2))
+        return Base64URL.encode(Array(digest[..<(digest.count / 2)]))
     }
 
     // MARK: Reasons
