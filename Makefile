@@ -69,7 +69,19 @@ ENGINE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-secti
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(abspath $(LINK_ORDER)) -Xlinker --no-warn-symbol-ordering
 
+# The C++ library the Swift runtime calls (46 of its functions) is linked into the engine from
+# the compiler's own archive: loading libstdc++.so cost every engine process 1.5 MB of memory
+# (its relocations and constructors) for those few functions. A linker script named
+# libstdc++.so, in a directory searched first, points the runtime's `-lstdc++` at the archive;
+# without the archive the engine links the shared library as before.
+STATIC_CXX := $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
+CXX_DIR := .build-install/static-c++
+ifneq ($(filter /%,$(STATIC_CXX)),)
+ENGINE_LINK += -Xlinker -L$(abspath $(CXX_DIR))
+endif
+
 install: deps front
+	@mkdir -p $(CXX_DIR) && if [ -f "$(STATIC_CXX)" ]; then echo 'INPUT($(STATIC_CXX))' > $(CXX_DIR)/libstdc++.so; fi
 	$(INSTALL_BUILD) --product versola $(ENGINE_LINK)
 	@engine="$$($(INSTALL_BUILD) --show-bin-path)/versola" && \
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/versola" "$(DESTDIR)$(PREFIX)/share/man/man1" \

@@ -4,6 +4,8 @@ import VersolaCommand
 // The `versola` engine: everything lives in VersolaCommand so that it can be tested.
 // The front program (`versola-front`, installed as `versola`) runs it with `exec` for every
 // command but a warm `token`, and to render an agent answer it hands over.
+// First, before anything reads the environment: what the agent's launcher added to it.
+AgentLaunchEnvironment.takeBackLauncherAdditions()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment
 if let descriptor = AgentReplyHandOver.descriptor(in: environment) {

@@ -160,21 +160,39 @@ final class CLIHarness: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
         let spawned = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         return child
     }
 
-    /// Writes an executable file through a close-on-exec descriptor. Written otherwise (by
-    /// `FileManager.copyItem` or `createFile`), every program another test starts meanwhile
-    /// inherits the descriptor open for writing, and running the file fails with ETXTBSY while
-    /// any of them lives.
+    /// Writes an executable file that no process holds open for writing once this returns.
+    ///
+    /// Written by this process, even through a close-on-exec descriptor, the file would stay
+    /// busy (ETXTBSY when run) while any child another test was starting at that moment lived
+    /// between its clone, which copies the descriptor, and its exec, which closes it. So the
+    /// bytes go to a scratch file, and `cp`, a process of its own whose descriptors no one
+    /// inherits, writes the executable from it.
     static func writeExecutable(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let scratch = path + ".bytes"
+        let descriptor = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
+        defer { unlink(scratch) }
         guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
-        chmod(path, 0o755)
+        let words: [String] = ["/bin/cp", scratch, path]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        guard CloseOnExec.closeDescriptors(from: 3, in: &actions) else { throw CocoaError(.fileWriteUnknown) }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/bin/cp", &actions, nil, argv, nil)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard chmod(path, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     /// Waits on a thread of its own for `child` (see ``run(_:extraEnvironment:stdin:)``).

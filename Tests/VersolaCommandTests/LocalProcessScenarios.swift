@@ -142,6 +142,12 @@ struct LocalProcessScenarios {
             #expect(!targets.values.contains(heldFile), "\(targets)")
             #expect(!targets.values.contains { $0.hasPrefix(cli.home.path + "/io-") || $0.hasPrefix(cli.home.path + "/sh-") }, "\(targets)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") == "/")
+            // It was started with GnuTLS's own start turned off (AgentLaunchEnvironment). Its
+            // /proc entries are root's (it is not dumpable), so only root reads its environment.
+            if getuid() == 0 {
+                let started = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ"))
+                #expect(started.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "GNUTLS_NO_IMPLICIT_INIT=1" })
+            }
 
             let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
             let coreLine = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })

@@ -60,7 +60,9 @@ public struct AgentClient: Sendable {
     func connect(start: Bool) -> Int32? {
         if let connection = attempt() { return connection }
         guard start, let executable else { return nil }
-        guard AgentLauncher.launch(executable: executable, environment: environment) else { return nil }
+        guard AgentLauncher.launch(executable: executable, environment: AgentLaunchEnvironment.forAgent(environment)) else {
+            return nil
+        }
         let deadline = ContinuousClock.now + startupTimeout
         var pause: UInt32 = 1000
         while ContinuousClock.now < deadline {
