@@ -164,3 +164,20 @@ extension TestBytes {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
+
+/// The algorithms' own equality and hashing (by case, not by name).
+@Suite("signature algorithm identity")
+struct SignatureAlgorithmIdentityTests {
+    @Test("each algorithm equals itself alone, and no two share a hash")
+    func eachAlgorithmIsItself() {
+        for a in SignatureAlgorithm.allCases {
+            for b in SignatureAlgorithm.allCases {
+                #expect((a == b) == (a.rawValue == b.rawValue), "\(a) and \(b)")
+            }
+        }
+        #expect(Set(SignatureAlgorithm.allCases).count == SignatureAlgorithm.allCases.count)
+        #expect(Set(SignatureAlgorithm.allCases.map(\.hashValue)).count == SignatureAlgorithm.allCases.count)
+        let allowed: Set<SignatureAlgorithm> = [.rs256, .es256]
+        #expect(allowed.contains(SignatureAlgorithm(rawValue: "RS256")!) && !allowed.contains(.ps256))
+    }
+}

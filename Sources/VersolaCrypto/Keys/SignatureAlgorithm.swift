@@ -52,6 +52,12 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// How many slots a key-context pool has: signing, then one per algorithm.
     static let contextSlotCount = 1 + allCases.count
 
+    // Hashed and compared by case: the defaults of a String-backed enum hash and compare the
+    // raw value's text, and every verification looks its algorithm up in an allow-list.
+    public func hash(into hasher: inout Hasher) { hasher.combine(verifySlot) }
+
+    public static func == (lhs: SignatureAlgorithm, rhs: SignatureAlgorithm) -> Bool { lhs.verifySlot == rhs.verifySlot }
+
     var isPSS: Bool {
         self == .ps256 || self == .ps384 || self == .ps512
     }
