@@ -74,14 +74,17 @@ ENGINE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-secti
 # (its relocations and constructors) for those few functions. A linker script named
 # libstdc++.so, in a directory searched first, points the runtime's `-lstdc++` at the archive;
 # without the archive the engine links the shared library as before.
-STATIC_CXX := $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
+# (`-print-file-name` answers the bare name when it has no such file.)
+STATIC_CXX := $(filter /%,$(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null))
 CXX_DIR := .build-install/static-c++
-ifneq ($(filter /%,$(STATIC_CXX)),)
+ifneq ($(STATIC_CXX),)
 ENGINE_LINK += -Xlinker -L$(abspath $(CXX_DIR))
 endif
 
 install: deps front
-	@mkdir -p $(CXX_DIR) && if [ -f "$(STATIC_CXX)" ]; then echo 'INPUT($(STATIC_CXX))' > $(CXX_DIR)/libstdc++.so; fi
+ifneq ($(STATIC_CXX),)
+	@mkdir -p $(CXX_DIR) && echo 'INPUT($(STATIC_CXX))' > $(CXX_DIR)/libstdc++.so
+endif
 	$(INSTALL_BUILD) --product versola $(ENGINE_LINK)
 	@engine="$$($(INSTALL_BUILD) --show-bin-path)/versola" && \
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/versola" "$(DESTDIR)$(PREFIX)/share/man/man1" \

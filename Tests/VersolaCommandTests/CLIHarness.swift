@@ -135,6 +135,15 @@ final class CLIHarness: Sendable {
         _ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:], stem: String,
         input: String = "/dev/null"
     ) throws -> pid_t {
+        try Self.spawn(
+            executable, arguments, environment: environment.merging(extraEnvironment) { $1 }, stem: stem, input: input)
+    }
+
+    /// ``spawn(_:_:extraEnvironment:stem:input:)`` with the whole environment given.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], stem: String,
+        input: String = "/dev/null"
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -145,7 +154,7 @@ final class CLIHarness: Sendable {
         // copy held there would keep a connection or pipe open after its owner closed it.
         guard CloseOnExec.closeDescriptors(from: 3, in: &actions) else { throw CocoaError(.executableLoad) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.merging(extraEnvironment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -179,19 +188,8 @@ final class CLIHarness: Sendable {
         close(descriptor)
         defer { unlink(scratch) }
         guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
-        let words: [String] = ["/bin/cp", scratch, path]
-        let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard CloseOnExec.closeDescriptors(from: 3, in: &actions) else { throw CocoaError(.fileWriteUnknown) }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/bin/cp", &actions, nil, argv, nil)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let copy = try Self.spawn("/bin/cp", [scratch, path], environment: ProcessInfo.processInfo.environment, stem: scratch)
+        guard Self.wait(copy, stem: scratch).status == 0 else { throw CocoaError(.fileWriteUnknown) }
         guard chmod(path, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 

@@ -60,9 +60,7 @@ public struct AgentClient: Sendable {
     func connect(start: Bool) -> Int32? {
         if let connection = attempt() { return connection }
         guard start, let executable else { return nil }
-        guard AgentLauncher.launch(executable: executable, environment: AgentLaunchEnvironment.forAgent(environment)) else {
-            return nil
-        }
+        guard AgentLauncher.launch(executable: executable, environment: environment) else { return nil }
         let deadline = ContinuousClock.now + startupTimeout
         var pause: UInt32 = 1000
         while ContinuousClock.now < deadline {
@@ -93,7 +91,8 @@ enum AgentLauncher {
     private static let spawnSetSID: Int16 = 0x80
 
     /// Spawns the agent; false when it could not be started.
-    static func launch(executable: String, environment: [String: String]) -> Bool {
+    static func launch(executable: String, environment caller: [String: String]) -> Bool {
+        let environment = AgentLaunchEnvironment.forAgent(caller)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
