@@ -50,7 +50,7 @@ import VersolaTestIdP
             #expect(refreshed.tokenType == .dpop)
             #expect(refreshed.dpopKey == key)
             let info = try await rig.client.userInfo(refreshed)
-            #expect(info.subject == grant.claims.subject)
+            #expect(info.subject == grant.claims?.subject)
             let userInfoRequest = try #require(await rig.idp.provider.requests(to: .userinfo).last)
             #expect(userInfoRequest.headers["Authorization"] == "DPoP \(refreshed.accessToken)")
             #expect(userInfoRequest.dpopProofClaims["ath"] == DPoPProof.accessTokenHash(refreshed.accessToken))

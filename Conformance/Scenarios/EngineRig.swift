@@ -56,7 +56,7 @@ struct EngineRig {
 
     init(
         clientID: String = "versola-test", browserFollows: Bool = true, browserStarts: Bool = true,
-        separateResourceServer: Bool = false,
+        separateResourceServer: Bool = false, issuerPath: String = "",
         configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in },
         configureClient: (inout ClientConfiguration) -> Void = { _ in }
     ) async throws {
@@ -64,7 +64,7 @@ struct EngineRig {
         providerConfiguration.autoLogin = true
         configure(&providerConfiguration)
         let idp = try await TestIdentityServer.start(
-            configuration: providerConfiguration, separateResourceServer: separateResourceServer)
+            configuration: providerConfiguration, issuerPath: issuerPath, separateResourceServer: separateResourceServer)
         self.idp = idp
         browser = HeadlessBrowser(follows: browserFollows, starts: browserStarts)
         var configuration = ClientConfiguration(issuer: idp.issuer, clientID: clientID)

@@ -77,18 +77,51 @@ import VersolaTestIdP
 
     // MARK: A12
 
-    @Test("A12: offline_access is not requested from a provider whose scopes_supported omits it, nor prompt=consent")
-    func offlineAccessDroppedWhenNotListed() async throws {
+    @Test("A12: the default scopes leave out offline_access where scopes_supported omits it, and then no prompt=consent")
+    func defaultOfflineAccessDroppedWhenNotListed() async throws {
+        let rig = try await EngineRig(
+            configure: {
+                $0.advertiseOfflineAccess = false
+                $0.advertisePushedAuthorizationRequests = false
+            })
+        try await withRig(rig) { rig in
+            _ = try await rig.client.login()
+            let query = try await Self.authorizationQuery(rig)
+            #expect(query["scope"] == "openid")
+            #expect(query["prompt"] == nil)
+        }
+    }
+
+    @Test("A12: scopes the caller gave are sent exactly as given, offline_access included where it is not listed; the refresh token comes and refreshes")
+    func callerScopesSentAsGiven() async throws {
         let rig = try await EngineRig(
             configure: {
                 $0.advertiseOfflineAccess = false
                 $0.advertisePushedAuthorizationRequests = false
             }, configureClient: { $0.scopes = ["openid", "profile", "offline_access"] })
         try await withRig(rig) { rig in
-            _ = try await rig.client.login()
+            let grant = try await rig.client.login()
             let query = try await Self.authorizationQuery(rig)
-            #expect(query["scope"] == "openid profile")
-            #expect(query["prompt"] == nil)
+            #expect(query["scope"] == "openid profile offline_access")
+            #expect(query["prompt"] == "consent")
+            #expect(grant.refreshToken != nil, "asked for offline_access, so a refresh token")
+            let refreshed = try await rig.client.refresh(grant)
+            #expect(!refreshed.accessToken.isEmpty)
+        }
+    }
+
+    @Test("A12: per-call scopes are sent exactly as given too, even without openid")
+    func callScopesSentAsGiven() async throws {
+        let rig = try await EngineRig(configure: {
+            $0.advertisePushedAuthorizationRequests = false
+            $0.requireOpenIDScope = false
+        })
+        try await withRig(rig) { rig in
+            let grant = try await rig.client.login(AuthorizationParameters(scopes: ["profile", "offline_access"]))
+            let query = try await Self.authorizationQuery(rig)
+            #expect(query["scope"] == "profile offline_access")
+            #expect(query["nonce"] == nil, "A16: no openid, no nonce")
+            #expect(grant.idToken == nil && grant.claims == nil, "A16: no openid, no ID token kept")
         }
     }
 

@@ -1,6 +1,7 @@
 /// The provider's endpoints, as the fault plan and the request log name them.
 public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
-    /// `/.well-known/openid-configuration` under the issuer.
+    /// `/.well-known/openid-configuration` under the issuer, or the RFC 8414 document
+    /// (``TestMetadataDocument``).
     case discovery
     /// The JSON Web Key Set.
     case jwks
@@ -24,6 +25,9 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
     case resource
     /// The provider's administration API (fault plans, the request log); never faulted.
     case admin
+
+    /// Where an RFC 8414 server's metadata is, before the issuer's path (A16).
+    static let oauthMetadataPath = "/.well-known/oauth-authorization-server"
 
     /// The path below the issuer.
     var path: String {

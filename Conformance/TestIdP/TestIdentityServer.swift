@@ -60,10 +60,11 @@ public final class TestIdentityServer: Sendable {
         }
         let path = issuerPath.isEmpty || issuerPath.hasPrefix("/") ? issuerPath : "/" + issuerPath
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        let issuer = server.baseURL + trimmed
+        // An issuer of `/` alone keeps it, as Auth0's do (`https://tenant.auth0.com/`).
+        let issuer = server.baseURL + (path == "/" ? "/" : trimmed)
         await provider.setIssuer(issuer)
         var resourceServer: HTTPServer?
-        var resourceURL = issuer + TestEndpoint.resource.path
+        var resourceURL = server.baseURL + trimmed + TestEndpoint.resource.path
         if separateResourceServer {
             do {
                 let second = try HTTPServer.start(address: .ipv4Loopback, port: 0) { request in

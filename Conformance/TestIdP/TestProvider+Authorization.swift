@@ -98,8 +98,11 @@ extension TestProvider {
             throw refuse("unsupported_response_type", "only the code flow is supported")
         }
         let scope = parameters["scope"] ?? ""
-        guard scope.split(separator: " ").contains("openid") else {
+        if configuration.requireOpenIDScope, !scope.split(separator: " ").contains("openid") {
             throw refuse("invalid_scope", "scope must include openid")
+        }
+        for name in configuration.requiredAuthorizationParameters where (parameters[name] ?? "").isEmpty {
+            throw refuse("invalid_request", "\(name) is required")
         }
         if configuration.requireConsentForOfflineAccess, scope.split(separator: " ").contains("offline_access"),
             !(parameters["prompt"] ?? "").split(separator: " ").contains("consent")
@@ -127,7 +130,14 @@ extension TestProvider {
         return AuthorizationRequestRecord(
             clientID: client.id, redirectURI: redirectURI, scope: scope, state: state, nonce: parameters["nonce"],
             codeChallenge: challenge, dpopThumbprint: boundThumbprint ?? dpopThumbprint,
-            acrValues: parameters["acr_values"], maxAge: maxAge, prompt: parameters["prompt"])
+            acrValues: parameters["acr_values"], maxAge: maxAge, prompt: parameters["prompt"],
+            offline: configuration.refreshTokenParameter.map { Self.carries(parameters, $0) } ?? true)
+    }
+
+    /// Whether the parameters carry `NAME=VALUE`.
+    static func carries(_ parameters: [String: String], _ pair: String) -> Bool {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        return parts.count == 2 && parameters[parts[0]] == parts[1]
     }
 
     /// Exact registration, or (when the client allows it) a loopback URI differing only in port.

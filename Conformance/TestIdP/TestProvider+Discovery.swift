@@ -6,13 +6,17 @@ extension TestProvider {
     func discoveryResponse() -> HTTPServerResponse {
         let wrong = takeFault(.discovery, .wrongIssuer)
         var document = JSONObject()
-        document["issuer"] = .string(wrong ? issuer + "/impostor" : issuer)
+        document["issuer"] = .string(wrong ? issuer + "/impostor" : configuration.publishedIssuer ?? issuer)
+        // A plain OAuth 2.0 server (RFC 8414 metadata) signs no ID tokens and has no UserInfo.
+        let openID = configuration.metadata == .openIDConfiguration
         document["authorization_endpoint"] = .string(url(of: .authorize))
         document["token_endpoint"] = .string(url(of: .token))
-        document["userinfo_endpoint"] = .string(url(of: .userinfo))
-        document["jwks_uri"] = .string(url(of: .jwks))
+        if openID {
+            document["userinfo_endpoint"] = .string(url(of: .userinfo))
+            document["jwks_uri"] = .string(url(of: .jwks))
+            document["end_session_endpoint"] = .string(url(of: .endSession))
+        }
         document["revocation_endpoint"] = .string(url(of: .revocation))
-        document["end_session_endpoint"] = .string(url(of: .endSession))
         if configuration.advertisePushedAuthorizationRequests {
             document["pushed_authorization_request_endpoint"] = .string(url(of: .par))
         }
@@ -25,16 +29,22 @@ extension TestProvider {
         } else {
             document["grant_types_supported"] = ["authorization_code", "refresh_token"]
         }
-        document["subject_types_supported"] = ["public"]
-        document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
+        if openID {
+            document["subject_types_supported"] = ["public"]
+            document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
+            document["claims_supported"] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "name", "email"]
+        }
         if let methods = configuration.codeChallengeMethodsSupported {
             document["code_challenge_methods_supported"] = .array(methods.map { .string($0) })
         }
-        document["token_endpoint_auth_methods_supported"] = ["none"]
-        document["revocation_endpoint_auth_methods_supported"] = ["none"]
-        document["scopes_supported"] =
-            configuration.advertiseOfflineAccess ? ["openid", "profile", "email", "offline_access"] : ["openid", "profile", "email"]
-        document["claims_supported"] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "name", "email"]
+        document["token_endpoint_auth_methods_supported"] = .array(configuration.tokenEndpointAuthMethods.map { .string($0) })
+        document["revocation_endpoint_auth_methods_supported"] = .array(
+            configuration.tokenEndpointAuthMethods.map { .string($0) })
+        let scopes =
+            configuration.scopesSupported
+            ?? (configuration.advertiseOfflineAccess
+                ? ["openid", "profile", "email", "offline_access"] : ["openid", "profile", "email"])
+        document["scopes_supported"] = .array(scopes.map { .string($0) })
         if configuration.advertiseDPoP {
             document["dpop_signing_alg_values_supported"] = ["ES256", "RS256", "PS256", "EdDSA"]
         }
@@ -50,7 +60,7 @@ extension TestProvider {
     /// `POST {issuer}/_admin/faults` (a fault plan as JSON), `POST …/_admin/clear-faults`,
     /// `GET …/_admin/requests` (the log as JSON), `POST …/_admin/rotate-keys`.
     func admin(_ request: HTTPServerRequest) -> HTTPServerAction {
-        let command = String(request.path.dropFirst(issuerPath.count + TestEndpoint.admin.path.count + 1))
+        let command = String(request.path.dropFirst(routePath.count + TestEndpoint.admin.path.count + 1))
         switch (request.method, command) {
         case ("POST", "faults"):
             do {

@@ -130,7 +130,9 @@ extension TestProvider {
 
     func revoke(_ request: HTTPServerRequest) -> HTTPServerAction {
         guard request.method == "POST" else { return .respond(HTTPServerResponse(status: 405, headers: ["Allow": "POST"])) }
-        guard let client = configuration.client(request.formValue("client_id")) else {
+        // RFC 7009 §2.1: the client authenticates as at the token endpoint (a public client by its id).
+        let form = Dictionary(request.formItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let client = authenticatedClient(request, form: form) else {
             return oauthError("invalid_client", "unknown client", status: 401)
         }
         guard let token = request.formValue("token") else { return oauthError("invalid_request", "token is missing") }

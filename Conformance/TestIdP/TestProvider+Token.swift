@@ -62,7 +62,8 @@ extension TestProvider {
         return mintTokens(
             client: client, scope: record.request.scope, thumbprint: thumbprint, acr: record.request.acrValues?
                 .split(separator: " ").first.map(String.init),
-            authTime: record.authTime, nonce: record.request.nonce, family: record.family, endpoint: .token)
+            authTime: record.authTime, nonce: record.request.nonce, family: record.family, endpoint: .token,
+            refreshToken: record.request.offline ? .new : .none)
     }
 
     private func refresh(_ request: HTTPServerRequest, form: [String: String], client: TestClient, url: String)
@@ -92,10 +93,11 @@ extension TestProvider {
         if let bound = record.dpopThumbprint, bound != thumbprint {
             return oauthError("invalid_grant", "the refresh token is bound to another DPoP key")
         }
-        refreshTokens[presented]?.rotated = true
+        if configuration.rotateRefreshTokens { refreshTokens[presented]?.rotated = true }
         return mintTokens(
             client: client, scope: record.scope, thumbprint: record.dpopThumbprint ?? thumbprint, acr: record.acr,
-            authTime: record.authTime, nonce: nil, family: record.family, endpoint: .token)
+            authTime: record.authTime, nonce: nil, family: record.family, endpoint: .token,
+            refreshToken: configuration.rotateRefreshTokens ? .new : .none)
     }
 
     /// The answer of an `oauthError` fault armed on the token endpoint, whatever its code
@@ -123,9 +125,12 @@ extension TestProvider {
 
     /// Mints the tokens of a grant. An ID token comes with a code exchange (it has a nonce), a
     /// device grant (`alwaysIDToken`), and a refresh when ``TestProviderConfiguration/issueIDTokenOnRefresh``.
+    /// Whether an answer carries a new refresh token.
+    enum RefreshTokenIssue { case new, none }
+
     func mintTokens(
         client: TestClient, scope: String, thumbprint: String?, acr: String?, authTime: Date, nonce: String?,
-        family: String, endpoint: TestEndpoint, alwaysIDToken: Bool = false
+        family: String, endpoint: TestEndpoint, alwaysIDToken: Bool = false, refreshToken issue: RefreshTokenIssue = .new
     ) -> HTTPServerAction {
         let lifetime = configuration.accessTokenLifetime
         let accessToken = configuration.jwtAccessTokens
@@ -139,13 +144,15 @@ extension TestProvider {
         answer["token_type"] = .string(thumbprint == nil || bearerFault ? "Bearer" : "DPoP")
         answer["expires_in"] = .integer(Int64(lifetime))
         answer["scope"] = .string(scope)
-        if configuration.issueRefreshTokens {
+        if configuration.issueRefreshTokens, issue == .new {
             let refreshToken = opaqueValue()
             refreshTokens[refreshToken] = RefreshTokenRecord(
                 clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr, authTime: authTime, family: family)
             answer["refresh_token"] = .string(refreshToken)
         }
-        if alwaysIDToken || nonce != nil || configuration.issueIDTokenOnRefresh {
+        // An ID token answers `openid` only: a plain OAuth 2.0 grant gets none (A16).
+        let openID = scope.split(separator: " ").contains("openid") || configuration.requireOpenIDScope
+        if openID && (alwaysIDToken || nonce != nil || configuration.issueIDTokenOnRefresh) {
             answer["id_token"] = .string(
                 mintIDToken(
                     IDTokenContent(clientID: client.id, nonce: nonce, authTime: authTime, acr: acr, accessToken: accessToken),

@@ -62,7 +62,10 @@ public actor TestProvider {
 
     /// Sets the issuer identifier (no trailing slash).
     public func setIssuer(_ issuer: String) {
-        self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        // A trailing `/` is dropped, except from an issuer that is an origin and `/` alone
+        // (Auth0's shape), which keeps it: the issuer is compared exactly (A1).
+        let originOnly = issuer.components(separatedBy: "/").count == 4 && issuer.hasSuffix("/")
+        self.issuer = issuer.hasSuffix("/") && !originOnly ? String(issuer.dropLast()) : issuer
     }
 
     /// Sets where the separate resource server listens.
@@ -162,13 +165,13 @@ public actor TestProvider {
         case .jwks: return .respond(.json(signingKeys.publishedSet.serializedBytes()))
         case .authorize: return authorize(request)
         case .par: return pushAuthorizationRequest(request, url: url)
-        case .token: return token(request, url: url)
-        case .userinfo: return userInfo(request, url: url)
+        case .token: return shapedTokenAnswer(token(request, url: url), request: request)
+        case .userinfo: return missingUserAgent(request) ?? userInfo(request, url: url)
         case .revocation: return revoke(request)
         case .endSession: return endSession(request)
         case .deviceAuthorization: return deviceAuthorization(request, url: url)
         case .deviceVerification: return deviceVerification(request)
-        case .resource: return resource(request, url: url)
+        case .resource: return missingUserAgent(request) ?? resource(request, url: url)
         case .admin: return admin(request)
         }
     }
@@ -177,10 +180,15 @@ public actor TestProvider {
         if listener == .resourceServer {
             return path == TestEndpoint.resource.path ? .resource : nil
         }
-        let prefix = issuerPath
+        // RFC 8414 §3.1: the metadata of an OAuth 2.0 server sits before the issuer's path.
+        if path == TestEndpoint.oauthMetadataPath + routePath {
+            return configuration.metadata == .oauthAuthorizationServer ? .discovery : nil
+        }
+        let prefix = routePath
         guard path.hasPrefix(prefix) else { return nil }
         let rest = String(path.dropFirst(prefix.count))
         if rest.hasPrefix(TestEndpoint.admin.path + "/") { return .admin }
+        if rest == TestEndpoint.discovery.path, configuration.metadata != .openIDConfiguration { return nil }
         return TestEndpoint.allCases.first { $0.path == rest }
     }
 
@@ -197,10 +205,16 @@ public actor TestProvider {
         return String(issuer[slash...])
     }
 
+    /// The issuer's path without a trailing `/` (an issuer may end in one, as Auth0's do):
+    /// the endpoints are below it.
+    var routePath: String {
+        issuerPath.hasSuffix("/") ? String(issuerPath.dropLast()) : issuerPath
+    }
+
     /// The public URL of an endpoint.
     func url(of endpoint: TestEndpoint) -> String {
         if endpoint == .resource, let resourceBaseURL { return resourceBaseURL + endpoint.path }
-        return issuer + endpoint.path
+        return issuerOrigin + routePath + endpoint.path
     }
 
     // MARK: Faults

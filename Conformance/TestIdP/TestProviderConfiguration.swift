@@ -57,6 +57,17 @@ public struct TestUser: Sendable, Hashable {
     }
 }
 
+/// Which metadata a provider publishes (A16).
+public enum TestMetadataDocument: String, Sendable, Hashable, CaseIterable {
+    /// OpenID Connect discovery, appended to the issuer (`{issuer}/.well-known/openid-configuration`).
+    case openIDConfiguration
+    /// RFC 8414 only, inserted before the issuer's path
+    /// (`/.well-known/oauth-authorization-server{path}`).
+    case oauthAuthorizationServer
+    /// None: clients must be given the endpoints.
+    case none
+}
+
 /// How the provider behaves when no fault is armed. The defaults are a strict,
 /// standards-following provider that advertises everything Versola can use.
 public struct TestProviderConfiguration: Sendable {
@@ -128,6 +139,36 @@ public struct TestProviderConfiguration: Sendable {
     public var deviceVerificationURIComplete = true
     /// The `acr` the resource demands (step-up) when the token's `acr` differs; nil for none.
     public var resourceRequiredACR: String?
+
+    // MARK: Provider shapes (the stand-ins of TestStandIn)
+
+    /// The `issuer` the metadata names, when it is not the provider's own (Entra's `common`
+    /// endpoint names a template); nil for the issuer itself.
+    public var publishedIssuer: String?
+    /// Which metadata document the provider publishes, and where (A16).
+    public var metadata = TestMetadataDocument.openIDConfiguration
+    /// Refuse an authorization request without `openid` (an OpenID provider); false makes a
+    /// plain OAuth 2.0 server, which issues an ID token only when `openid` is asked for.
+    public var requireOpenIDScope = true
+    /// `scopes_supported` as advertised; nil for the default list.
+    public var scopesSupported: [String]?
+    /// `token_endpoint_auth_methods_supported` as advertised.
+    public var tokenEndpointAuthMethods = ["none"]
+    /// `NAME=VALUE` the authorization request must carry for the code exchange to issue a
+    /// refresh token (Google's `access_type=offline`); nil issues one whenever refresh tokens are on.
+    public var refreshTokenParameter: String?
+    /// Authorization parameters a request must carry (Auth0's `audience` for an API); a request
+    /// without one is refused with `invalid_request` on the redirect.
+    public var requiredAuthorizationParameters: [String] = []
+    /// Rotate refresh tokens on use (a new one each refresh, the old one spent); false keeps
+    /// the same one and sends none back (Google).
+    public var rotateRefreshTokens = true
+    /// Answer the token endpoint form-encoded unless the request's `Accept` asks for JSON (GitHub).
+    public var formEncodedUnlessJSONAccepted = false
+    /// Report token endpoint errors with status 200 (GitHub).
+    public var tokenErrorsWithStatus200 = false
+    /// Refuse resource and UserInfo requests without a `User-Agent` (403, as GitHub's API does).
+    public var requireUserAgent = false
 
     /// The defaults.
     public init() {}

@@ -12,6 +12,8 @@ struct AuthorizationRequestRecord: Sendable {
     var acrValues: String?
     var maxAge: Int?
     var prompt: String?
+    /// Whether the code exchange may issue a refresh token (``TestProviderConfiguration/refreshTokenParameter``).
+    var offline = true
 }
 
 /// An issued authorization code.

@@ -32,7 +32,7 @@ func engineBenchmarks(_ report: BenchReport) async throws {
     document["jwks_uri"] = .string(issuer + "/protocol/openid-connect/certs")
     document["id_token_signing_alg_values_supported"] = ["RS256", "ES256", "PS256"]
     let metadata = try ProviderMetadata(document: document, configuredIssuer: issuer)
-    let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender, keySet: keySet)
+    let keys = JWKSCache(jwksURI: metadata.jwksURI!, sender: sender, keySet: keySet)
     let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
 
     let accessToken = "eyJhbGciOiJSUzI1NiJ9.access-token-body-of-realistic-length-0123456789abcdef.signature"

@@ -32,7 +32,7 @@ func docExamplePendingDeviceAuthorization(client: OpenIDClient) async throws {
             print("waiting for approval until \(pending.expiresAt), polling every \(pending.interval) s")
         },
         present: { prompt in print("Open \(prompt.verificationURI) and enter \(prompt.userCode)") })
-    print("signed in as", grant.claims.subject)
+    print("signed in as", grant.claims?.subject ?? "(no ID token)")
 }
 
 func docExampleEndSessionRequest(
@@ -49,14 +49,14 @@ func docExampleLoopbackListener(client: OpenIDClient, pending: PendingAuthorizat
     let redirect = try await listener.waitForRedirect(timeout: .seconds(300), clock: SystemClock())
     await listener.stop()
     let grant = try await client.complete(redirect, pending: pending, issuerParameterRequired: false)
-    print("signed in as", grant.claims.subject)
+    print("signed in as", grant.claims?.subject ?? "(no ID token)")
 }
 
 func docExampleOpenIDClientLoginWithDevice(client: OpenIDClient) async throws {
     let grant = try await client.loginWithDevice(present: { prompt in
         print("Open \(prompt.verificationURI) and enter \(prompt.userCode)")
     })
-    print("signed in as", grant.claims.subject)
+    print("signed in as", grant.claims?.subject ?? "(no ID token)")
 }
 
 func docExampleOpenIDClient() async throws {
@@ -64,7 +64,7 @@ func docExampleOpenIDClient() async throws {
     let grant = try await client.login(present: { prompt in
         print("Open \(prompt.url) to sign in")
     })
-    print(grant.claims.subject)
+    print(grant.claims?.subject ?? "(no ID token)")
 }
 
 func docExampleOpenIDClientSend(client: OpenIDClient, grant: Grant, apiURL: URL) async throws {
@@ -373,4 +373,20 @@ func docExampleIDTokenRejection(error: VersolaError) {
     if case .configuration(.idTokenRejected(let rejection)) = error, rejection.kind == .expired {
         print("check this computer's clock:", rejection.detail)
     }
+}
+
+func docExampleClientSecret() {
+    var configuration = ClientConfiguration(issuer: "https://accounts.google.com", clientID: "123.apps.googleusercontent.com")
+    configuration.clientSecret = ClientSecret("GOCSPX-example")
+}
+
+func docExampleEndpointOverrides() {
+    var configuration = ClientConfiguration(issuer: "https://github.com", clientID: "Iv1.example")
+    configuration.endpoints[.authorization] = URL(string: "https://github.com/login/oauth/authorize")
+    configuration.endpoints[.token] = URL(string: "https://github.com/login/oauth/access_token")
+    configuration.scopes = ["repo"]
+}
+
+func docExampleVersolaVersion() {
+    print("versola", VersolaVersion.current)
 }

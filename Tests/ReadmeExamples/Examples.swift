@@ -15,7 +15,7 @@ func readmeExample1() async throws {
     let grant = try await client.login(present: { prompt in
         if !prompt.browserOpened { print("Open this URL to sign in:\n\(prompt.url)") }
     })
-    print("signed in as", grant.claims.subject)
+    print("signed in as", grant.claims?.subject ?? "(no ID token)")
     let info = try await client.userInfo(grant)
     print("email:", info.email ?? "none")
     let renewed = try await client.refresh(grant)

@@ -48,12 +48,15 @@ final class CLIHarness: Sendable {
 
     /// A harness with a fresh provider. `runtime: false` leaves `XDG_RUNTIME_DIR` unset (the
     /// agent then lives under `$TMPDIR/versola-<uid>`, TMPDIR being the harness's own).
-    init(configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }, runtime: Bool = true) async throws {
+    init(
+        configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }, runtime: Bool = true,
+        issuerPath: String = ""
+    ) async throws {
         home = try TemporaryDirectory()
         var configuration = TestProviderConfiguration()
         configuration.autoLogin = true
         configure(&configuration)
-        let idp = try await TestIdentityServer.start(configuration: configuration)
+        let idp = try await TestIdentityServer.start(configuration: configuration, issuerPath: issuerPath)
         self.idp = idp
         var environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",

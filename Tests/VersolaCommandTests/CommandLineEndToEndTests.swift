@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Versola
 import VersolaJOSE
 import VersolaTestIdP
 

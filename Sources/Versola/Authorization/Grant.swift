@@ -12,10 +12,12 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
     public var expiresAt: Date?
     /// The refresh token, when the provider issued one. Secret.
     public var refreshToken: String?
-    /// The raw ID token (kept for `id_token_hint` at logout).
-    public var idToken: String
-    /// The validated ID token claims.
-    public var claims: IDTokenClaims
+    /// The raw ID token (kept for `id_token_hint` at logout), when `openid` was asked for;
+    /// nil at a plain OAuth 2.0 server (A16).
+    public var idToken: String?
+    /// The validated ID token claims, when there is an ID token: nil at a plain OAuth 2.0
+    /// server, where UserInfo or the application says who signed in (A16).
+    public var claims: IDTokenClaims?
     /// The scope granted.
     public var scope: String?
     /// The DPoP key the grant's tokens are bound to (D1), when DPoP was used. Secret; stored
@@ -25,7 +27,7 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
     /// Creates a grant (the engine makes them; a session restores them from storage).
     public init(
         accessToken: String, tokenType: TokenType, expiresAt: Date? = nil, refreshToken: String? = nil,
-        idToken: String, claims: IDTokenClaims, scope: String? = nil, dpopKey: DPoPKey? = nil
+        idToken: String?, claims: IDTokenClaims?, scope: String? = nil, dpopKey: DPoPKey? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -45,7 +47,7 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
 
     /// The token type, subject and which secrets are present; never a token or key.
     public var description: String {
-        "Grant(\(tokenType.rawValue), sub \(claims.subject), refresh token: \(refreshToken != nil), "
+        "Grant(\(tokenType.rawValue), sub \(claims?.subject ?? "none (no ID token)"), refresh token: \(refreshToken != nil), "
             + "DPoP key: \(dpopKey != nil))"
     }
 }

@@ -25,7 +25,7 @@ import Synchronization
 /// let redirect = try await listener.waitForRedirect(timeout: .seconds(300), clock: SystemClock())
 /// await listener.stop()
 /// let grant = try await client.complete(redirect, pending: pending, issuerParameterRequired: false)
-/// print("signed in as", grant.claims.subject)
+/// print("signed in as", grant.claims?.subject ?? "(no ID token)")
 /// ```
 public final class LoopbackListener: Sendable {
     /// The redirect URI to send, e.g. `http://127.0.0.1:49152/callback`.

@@ -22,10 +22,10 @@ extension OpenIDClient {
     /// let grant = try await client.loginWithDevice(present: { prompt in
     ///     print("Open \(prompt.verificationURI) and enter \(prompt.userCode)")
     /// })
-    /// print("signed in as", grant.claims.subject)
+    /// print("signed in as", grant.claims?.subject ?? "(no ID token)")
     /// ```
     /// - Parameters:
-    ///   - parameters: `scopes` is used (filtered for `offline_access` as for a browser login,
+    ///   - parameters: `scopes` is used (the default scopes adapted as for a browser login,
     ///     A12); the device endpoint takes no other parameter.
     ///   - dpopKey: the key to bind when the caller made (and persisted) it itself; a fresh one
     ///     is made when DPoP applies and none is given. When resuming, the key the request was
@@ -100,12 +100,13 @@ extension OpenIDClient {
         } else {
             if metadata.bindsDPoP(for: configuration) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
             else { key = nil }
-            let scope = metadata.authorizationParameters(parameters, for: configuration).scopes.map(Self.scope)
-                ?? configuration.requestedScope
+            let scope = metadata.authorizationParameters(parameters, for: configuration).scopes?
+                .joined(separator: " ") ?? configuration.requestedScope
             guard let url = metadata.deviceAuthorizationEndpoint else {
                 throw .configuration(.providerUnsupported("the provider advertises no device_authorization_endpoint"))
             }
-            pending = try await DeviceAuthorizationEndpoint(url: url, clientID: configuration.clientID, sender: sender)
+            pending = try await DeviceAuthorizationEndpoint(
+                url: url, client: ClientAuthentication(configuration: configuration, metadata: metadata), sender: sender)
                 .request(scope: scope, issuer: configuration.issuer, budget: budget, dpopKey: key)
             try await onPending?(pending)
         }
@@ -144,13 +145,9 @@ extension OpenIDClient {
                 // Stored so that a restarted process polls as slowly; a failed write only costs that.
                 try? await onPending?(pending)
             case .tokens(let tokens):
-                return try await newGrant(tokens, metadata: metadata, nonce: nil, budget: budget, dpopKey: dpopKey)
+                return try await newGrant(
+                    tokens, metadata: metadata, nonce: nil, scope: pending.scope, budget: budget, dpopKey: dpopKey)
             }
         }
-    }
-
-    /// The scope string a login sends: `openid` first, then the others in order.
-    static func scope(_ scopes: [String]) -> String {
-        (["openid"] + scopes.filter { $0 != "openid" }).joined(separator: " ")
     }
 }

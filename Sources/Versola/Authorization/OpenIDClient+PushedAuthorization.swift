@@ -12,13 +12,14 @@ extension OpenIDClient {
     /// alone binds the request), so when the push is still refused for its proof after the
     /// sender's one-time retries, it is sent once more without a proof; `dpop_jkt` still binds
     /// the code to the key, and the token endpoint checks the proof (with its nonce) later.
-    func push(_ query: [(String, String)], to endpoint: URL, budget: OperationBudget, dpopKey: DPoPKey?)
+    func push(
+        _ query: [(String, String)], to endpoint: URL, metadata: ProviderMetadata, budget: OperationBudget, dpopKey: DPoPKey?
+    )
         async throws(VersolaError) -> String
     {
         let body = FormBody(query.map { FormBody.Field(name: $0.0, value: $0.1) })
-        let request = HTTPRequest(
-            method: .post, url: endpoint, headers: ["Content-Type": FormBody.contentType, "Accept": "application/json"],
-            body: body.encoded)
+        let request = ClientAuthentication(configuration: configuration, metadata: metadata)
+            .request(to: endpoint, form: body)
         var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
         if dpopKey != nil, let demand = DPoPDemand(response) {
             let reason = demand == .nonce ? "demanded a DPoP nonce without sending one" : "refused the DPoP proof"

@@ -12,7 +12,7 @@ import VersolaJOSE
 /// let grant = try await client.login(present: { prompt in
 ///     print("Open \(prompt.url) to sign in")
 /// })
-/// print(grant.claims.subject)
+/// print(grant.claims?.subject ?? "(no ID token)")
 /// ```
 public actor OpenIDClient {
     /// The validated configuration.
@@ -113,6 +113,7 @@ public actor OpenIDClient {
         try await checkCooldown(metadata)
         var key: DPoPKey?
         if metadata.bindsDPoP(for: configuration) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
+        try AuthorizationParameters.validateExtra(parameters.extra)
         let parameters = metadata.authorizationParameters(parameters, for: configuration)
         let listener = try LoopbackListener.start(configuration.redirect)
         activeListener = listener
@@ -125,7 +126,7 @@ public actor OpenIDClient {
         let query = authorizationQuery(pending: pending, parameters: parameters)
         let url: String
         if metadata.usesPushedAuthorization(for: configuration), let endpoint = metadata.pushedAuthorizationRequestEndpoint {
-            let requestURI = try await push(query, to: endpoint, budget: before, dpopKey: key)
+            let requestURI = try await push(query, to: endpoint, metadata: metadata, budget: before, dpopKey: key)
             let pairs = PushedFrontChannel.pairs(clientID: configuration.clientID, requestURI: requestURI, pushed: query)
             url = Self.appending(pairs, to: metadata.authorizationEndpoint)
         } else {
@@ -197,21 +198,36 @@ public actor OpenIDClient {
             .exchangeCode(
                 code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget,
                 dpopKey: dpopKey)
-        return try await newGrant(tokens, metadata: metadata, nonce: pending.nonce, budget: budget, dpopKey: dpopKey)
+        return try await newGrant(
+            tokens, metadata: metadata, nonce: pending.nonce, scope: pending.scope, budget: budget, dpopKey: dpopKey)
     }
 
-    /// The grant of a login's token answer: the token type checked against the key (D5), the
-    /// ID token required and validated (A7; its `nonce` only when the login sent one, as
-    /// OIDC Core asks: the device flow sends none).
+    /// Whether a scope string asks for an ID token (`openid` among its words, A16).
+    static func asksForIDToken(_ scope: String) -> Bool {
+        scope.split(separator: " ").contains { $0 == ProviderMetadata.openIDScope }
+    }
+
+    /// The grant of a login's token answer: the token type checked against the key (D5), and
+    /// when `openid` was asked for, the ID token required and validated (A7; its `nonce` only
+    /// when the login sent one, as OIDC Core asks: the device flow sends none). Without
+    /// `openid` no ID token is expected, and one that comes anyway is neither checked nor kept (A16).
     func newGrant(
-        _ tokens: TokenResponse, metadata: ProviderMetadata, nonce: String?, budget: OperationBudget, dpopKey: DPoPKey?
+        _ tokens: TokenResponse, metadata: ProviderMetadata, nonce: String?, scope: String, budget: OperationBudget,
+        dpopKey: DPoPKey?
     ) async throws(VersolaError) -> Grant {
         try checkTokenType(tokens, boundTo: dpopKey)
-        guard let idToken = tokens.idToken else {
-            throw .configuration(.idTokenRejected(IDTokenRejection(.missing, "the token response has no id_token although openid was requested")))
+        var idToken: String?
+        var claims: IDTokenClaims?
+        if Self.asksForIDToken(scope) {
+            guard let token = tokens.idToken else {
+                throw .configuration(
+                    .idTokenRejected(
+                        IDTokenRejection(.missing, "the token response has no id_token although openid was requested")))
+            }
+            claims = try await validator(metadata).validate(
+                token, nonce: nonce, accessToken: tokens.accessToken, budget: budget)
+            idToken = token
         }
-        let claims = try await validator(metadata).validate(
-            idToken, nonce: nonce, accessToken: tokens.accessToken, budget: budget)
         return Grant(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { environment.clock.wallClockNow.addingTimeInterval(Self.seconds($0)) },
@@ -266,9 +282,10 @@ public actor OpenIDClient {
         try checkTokenType(tokens, boundTo: grant.dpopKey)
         var claims = grant.claims
         var idToken = grant.idToken
-        if let fresh = tokens.idToken {
+        // A grant without an ID token (no `openid`, A16) takes none from a refresh either.
+        if let fresh = tokens.idToken, let previous = grant.claims {
             claims = try await validator(answer.metadata).validate(
-                fresh, nonce: nil, accessToken: tokens.accessToken, previous: grant.claims, budget: answer.budget)
+                fresh, nonce: nil, accessToken: tokens.accessToken, previous: previous, budget: answer.budget)
             idToken = fresh
         }
         return Grant(
@@ -292,7 +309,7 @@ public actor OpenIDClient {
         }
         return try await UserInfoEndpoint(url: endpoint, sender: sender)
             .fetch(
-                accessToken: grant.accessToken, expectedSubject: grant.claims.subject, budget: budget,
+                accessToken: grant.accessToken, expectedSubject: grant.claims?.subject, budget: budget,
                 dpopKey: grant.resourceProofKey)
     }
 
@@ -337,7 +354,8 @@ public actor OpenIDClient {
         guard let refreshToken = grant.refreshToken, let budget = try? newBudget(),
             let metadata = try? await discovery.metadata(budget: budget), let endpoint = metadata.revocationEndpoint
         else { return false }
-        let revocation = RevocationEndpoint(url: endpoint, clientID: configuration.clientID, sender: sender)
+        let revocation = RevocationEndpoint(
+            url: endpoint, client: ClientAuthentication(configuration: configuration, metadata: metadata), sender: sender)
         let now = environment.clock.wallClockNow
         let live = !grant.accessToken.isEmpty && (grant.expiresAt.map { $0 > now } ?? true)
         let outcome = await revocation.attempt(
@@ -363,10 +381,19 @@ public actor OpenIDClient {
         return try newBudget()
     }
 
-    func validator(_ metadata: ProviderMetadata) -> IDTokenValidator {
+    /// The ID token validator for this provider.
+    /// - Throws: `.configuration(.providerUnsupported)` when the provider publishes no key set
+    ///   (a plain OAuth 2.0 server asked for `openid`).
+    func validator(_ metadata: ProviderMetadata) throws(VersolaError) -> IDTokenValidator {
         let cache: JWKSCache
         if let keys { cache = keys } else {
-            cache = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
+            guard let jwksURI = metadata.jwksURI else {
+                throw .configuration(
+                    .providerUnsupported(
+                        "the provider issued an ID token but publishes no jwks_uri to check it with; "
+                            + "leave openid out of the scopes, or give --endpoint jwks=URL"))
+            }
+            cache = JWKSCache(jwksURI: jwksURI, sender: sender)
             keys = cache
         }
         return IDTokenValidator(configuration: configuration, metadata: metadata, keys: cache, clock: environment.clock)
@@ -390,7 +417,7 @@ public actor OpenIDClient {
         -> PendingAuthorization
     {
         let random = environment.random
-        let scope = parameters.scopes.map(Self.scope) ?? configuration.requestedScope
+        let scope = parameters.scopes?.joined(separator: " ") ?? configuration.requestedScope
         return PendingAuthorization(
             state: Base64URL.encode(random.bytes(16)), nonce: Base64URL.encode(random.bytes(16)),
             codeVerifier: PKCE(random: random).verifier, redirectURI: redirectURI, issuer: configuration.issuer,
@@ -401,9 +428,11 @@ public actor OpenIDClient {
     private func authorizationQuery(pending: PendingAuthorization, parameters: AuthorizationParameters) -> [(String, String)] {
         var query: [(String, String)] = [
             ("response_type", "code"), ("client_id", pending.clientID), ("redirect_uri", pending.redirectURI),
-            ("scope", pending.scope), ("state", pending.state), ("nonce", pending.nonce),
-            ("code_challenge", PKCE(verifier: pending.codeVerifier).challenge), ("code_challenge_method", "S256"),
+            ("scope", pending.scope), ("state", pending.state),
         ]
+        // The nonce is OpenID Connect's (it comes back in the ID token): sent only with `openid`.
+        if Self.asksForIDToken(pending.scope) { query.append(("nonce", pending.nonce)) }
+        query += [("code_challenge", PKCE(verifier: pending.codeVerifier).challenge), ("code_challenge_method", "S256")]
         if let thumbprint = pending.dpopThumbprint { query.append(("dpop_jkt", thumbprint)) }
         query += parameters.pairs
         return query

@@ -16,8 +16,24 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var issuer: String
     /// The public client's `client_id`.
     public var clientID: String
-    /// The scopes to request; `openid` is added when missing.
-    public var scopes: [String]
+    /// The scopes to request, sent exactly as given once set (A12). Until set they are the
+    /// defaults, ``defaultScopes``, which a login adapts to the provider: `openid` only where
+    /// the provider speaks OpenID Connect, `offline_access` only where it is listed or no list
+    /// is published.
+    public var scopes: [String] {
+        get { explicitScopes ?? Self.defaultScopes }
+        set { explicitScopes = newValue }
+    }
+    /// The scopes the application set, or nil for the defaults.
+    private var explicitScopes: [String]?
+    /// An installed application's client secret (A17), nil for a public client (the default).
+    public var clientSecret: ClientSecret?
+    /// Endpoints that replace the metadata's, or stand in for metadata the provider does not
+    /// publish (A16, A18).
+    public var endpoints = EndpointOverrides()
+    /// Parameters added to every authorization request (A18), such as Google's
+    /// `access_type=offline` or Auth0's `audience`; a name the engine sets itself is refused.
+    public var extraAuthorizationParameters: [String: String] = [:]
     /// Where the browser sends the person back.
     public var redirect: LoopbackRedirect
     /// When tokens are bound to a DPoP key (RFC 9449, A11): `.auto` by default.
@@ -47,7 +63,7 @@ public struct ClientConfiguration: Sendable, Hashable {
     public init(issuer: String, clientID: String) {
         self.issuer = issuer
         self.clientID = clientID
-        self.scopes = ["openid", "offline_access"]
+        self.explicitScopes = nil
         self.redirect = LoopbackRedirect()
         self.dpop = .auto
         self.allowsBearerFallback = false
@@ -67,9 +83,16 @@ public struct ClientConfiguration: Sendable, Hashable {
         set { dpop = newValue ? .require : .off }
     }
 
-    /// The scopes as sent, `openid` first.
+    /// The scopes a login asks for when neither the caller nor the configuration chose any:
+    /// `openid` and `offline_access`, each kept only where the provider takes it (A12, A16).
+    public static let defaultScopes = ["openid", "offline_access"]
+
+    /// Whether the scopes are still the defaults (nothing set them).
+    public var usesDefaultScopes: Bool { explicitScopes == nil }
+
+    /// The scopes as sent when nothing adapted them: space-separated, in the order given.
     public var requestedScope: String {
-        (["openid"] + scopes.filter { $0 != "openid" }).joined(separator: " ")
+        scopes.joined(separator: " ")
     }
 
     /// Checks every setting (R2, A1).
@@ -95,6 +118,11 @@ public struct ClientConfiguration: Sendable, Hashable {
             throw .configuration(.invalidConfiguration("no ID token algorithm is allowed"))
         }
         try redirect.validate()
+        try endpoints.validate()
+        if let clientSecret, clientSecret.value.isEmpty {
+            throw .configuration(.invalidConfiguration("the client secret is empty"))
+        }
+        try AuthorizationParameters.validateExtra(extraAuthorizationParameters)
         if let postLogoutRedirectURI { try Self.validatePostLogoutRedirect(postLogoutRedirectURI) }
     }
 

@@ -3,37 +3,53 @@ import Foundation
 import VersolaCrypto
 import VersolaJOSE
 
-/// A provider's discovery document (OpenID Connect Discovery 1.0 §3, RFC 8414 §2), checked
-/// against the configured issuer (A1).
+/// A provider's metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2), checked against the
+/// configured issuer (A1, A16), or made from the configuration's endpoints for a server that
+/// publishes none.
 ///
-/// Parsing requires `issuer`, `authorization_endpoint`, `token_endpoint` and `jwks_uri`; reads
-/// the optional members Versola uses; and insists that every endpoint is `https` (plain `http`
-/// only on a loopback host). Unknown members are kept in ``document``.
+/// Parsing requires `issuer`, `authorization_endpoint` and `token_endpoint`, and `jwks_uri` in an
+/// OpenID Connect discovery document (RFC 8414 makes it optional); reads the optional members
+/// Versola uses; and insists that every endpoint is `https` (plain `http` only on a loopback
+/// host). Unknown members are kept in ``document``. Endpoints the configuration overrides (A18)
+/// replace the document's.
 ///
 /// ```swift
 /// let metadata = try ProviderMetadata(parsing: response.body, configuredIssuer: configuration.issuer)
 /// try metadata.checkSupports(configuration)
 /// ```
 public struct ProviderMetadata: Sendable, Hashable {
+    /// Where metadata came from (A16).
+    public enum Source: String, Sendable, Hashable {
+        /// An OpenID Connect discovery document (`openid-configuration`).
+        case openIDConnect
+        /// RFC 8414 authorization server metadata (`oauth-authorization-server`).
+        case oauthAuthorizationServer
+        /// No document: the configuration's endpoints alone.
+        case configuration
+    }
+
+    /// Where this metadata came from.
+    public let source: Source
     /// The issuer identifier, equal to the configured one.
     public let issuer: String
     /// Where the browser is sent to authorize.
-    public let authorizationEndpoint: URL
+    public private(set) var authorizationEndpoint: URL
     /// Where codes and refresh tokens are exchanged.
-    public let tokenEndpoint: URL
-    /// Where the signing keys are published.
-    public let jwksURI: URL
+    public private(set) var tokenEndpoint: URL
+    /// Where the signing keys are published; always present in an OpenID Connect document, and
+    /// optional for a plain OAuth 2.0 server, which then issues no ID token Versola could check.
+    public private(set) var jwksURI: URL?
     /// The UserInfo endpoint, when advertised.
-    public let userInfoEndpoint: URL?
+    public private(set) var userInfoEndpoint: URL?
     /// The RFC 7009 revocation endpoint, when advertised.
-    public let revocationEndpoint: URL?
+    public private(set) var revocationEndpoint: URL?
     /// The RP-initiated logout endpoint, when advertised.
-    public let endSessionEndpoint: URL?
+    public private(set) var endSessionEndpoint: URL?
     /// The RFC 9126 pushed authorization request endpoint, when advertised.
-    public let pushedAuthorizationRequestEndpoint: URL?
+    public private(set) var pushedAuthorizationRequestEndpoint: URL?
     /// The RFC 8628 device authorization endpoint, when advertised (`device_authorization_endpoint`):
     /// where a device flow login (A14) asks for its user code.
-    public let deviceAuthorizationEndpoint: URL?
+    public private(set) var deviceAuthorizationEndpoint: URL?
     /// Whether the provider accepts only pushed authorization requests (RFC 9126 §5). Default false.
     public let requiresPushedAuthorizationRequests: Bool
     /// The response types advertised (`response_types_supported`), when the member is present.
@@ -42,6 +58,9 @@ public struct ProviderMetadata: Sendable, Hashable {
     public let scopesSupported: [String]?
     /// The PKCE methods advertised, when the member is present (`S256`, `plain`, …).
     public let codeChallengeMethodsSupported: [String]?
+    /// The client authentication methods of the token endpoint, when the member is present
+    /// (`client_secret_basic`, `client_secret_post`, `none`, …; A17).
+    public let tokenEndpointAuthMethodsSupported: [String]?
     /// The DPoP proof algorithms advertised (RFC 9449 §5.1), when the member is present;
     /// names this library does not know are dropped.
     public let dpopSigningAlgorithmsSupported: Set<SignatureAlgorithm>?
@@ -58,29 +77,35 @@ public struct ProviderMetadata: Sendable, Hashable {
     ///   - body: the document's bytes (UTF-8 JSON).
     ///   - configuredIssuer: the issuer the configuration names; the document's `issuer` must
     ///     equal it exactly (A1).
+    ///   - source: what kind of document it is: `jwks_uri` is required only in an OpenID
+    ///     Connect discovery document.
     /// - Throws: `.configuration(.discoveryIssuerMismatch)` when the issuers differ (even by a
     ///   trailing slash or letter case); `.configuration(.providerUnsupported)` when the document
     ///   is malformed, lacks a required member, or names an endpoint that is not `https` (or
     ///   `http` on loopback).
-    public init(parsing body: some Collection<UInt8>, configuredIssuer: String) throws(VersolaError) {
+    public init(
+        parsing body: some Collection<UInt8>, configuredIssuer: String, source: Source = .openIDConnect
+    ) throws(VersolaError) {
         guard let json = try? JSONValue(parsing: body), case .object(let document) = json else {
             throw Self.unsupported("is not a JSON object")
         }
-        try self.init(document: document, configuredIssuer: configuredIssuer)
+        try self.init(document: document, configuredIssuer: configuredIssuer, source: source)
     }
 
     /// Checks an already parsed discovery document.
-    /// - Throws: as ``init(parsing:configuredIssuer:)``.
-    public init(document: JSONObject, configuredIssuer: String) throws(VersolaError) {
+    /// - Throws: as ``init(parsing:configuredIssuer:source:)``.
+    public init(document: JSONObject, configuredIssuer: String, source: Source = .openIDConnect) throws(VersolaError) {
         let reader = Reader(document: document)
         let issuer = try reader.requiredString("issuer")
         guard issuer == configuredIssuer else {
             throw .configuration(.discoveryIssuerMismatch(expected: configuredIssuer, actual: issuer))
         }
+        self.source = source
         self.issuer = issuer
         authorizationEndpoint = try reader.requiredEndpoint("authorization_endpoint")
         tokenEndpoint = try reader.requiredEndpoint("token_endpoint")
-        jwksURI = try reader.requiredEndpoint("jwks_uri")
+        jwksURI =
+            source == .openIDConnect ? try reader.requiredEndpoint("jwks_uri") : try reader.optionalEndpoint("jwks_uri")
         userInfoEndpoint = try reader.optionalEndpoint("userinfo_endpoint")
         revocationEndpoint = try reader.optionalEndpoint("revocation_endpoint")
         endSessionEndpoint = try reader.optionalEndpoint("end_session_endpoint")
@@ -90,6 +115,7 @@ public struct ProviderMetadata: Sendable, Hashable {
         responseTypesSupported = try reader.optionalStrings("response_types_supported")
         scopesSupported = try reader.optionalStrings("scopes_supported")
         codeChallengeMethodsSupported = try reader.optionalStrings("code_challenge_methods_supported")
+        tokenEndpointAuthMethodsSupported = try reader.optionalStrings("token_endpoint_auth_methods_supported")
         dpopSigningAlgorithmsSupported = try reader.optionalStrings("dpop_signing_alg_values_supported")
             .map { Set($0.compactMap(SignatureAlgorithm.init(rawValue:))) }
         authorizationResponseIssParameterSupported =
@@ -97,6 +123,61 @@ public struct ProviderMetadata: Sendable, Hashable {
         idTokenSigningAlgorithmsSupported = try reader.optionalStrings("id_token_signing_alg_values_supported")
             .map { Set($0.compactMap(SignatureAlgorithm.init(rawValue:))) }
         self.document = document
+    }
+
+    /// Metadata for a server that publishes none (A16): the configuration's endpoints alone.
+    /// Nothing is advertised, so no PAR, no DPoP and no RFC 9207 `iss` are expected.
+    /// - Throws: `.configuration(.invalidConfiguration)` when the authorization or token
+    ///   endpoint is not given.
+    public init(issuer: String, endpoints: EndpointOverrides) throws(VersolaError) {
+        guard let authorization = endpoints[.authorization], let token = endpoints[.token] else {
+            throw .configuration(
+                .invalidConfiguration(
+                    "the provider publishes no metadata, so its authorization and token endpoints must be given "
+                        + "(--endpoint authorization=URL --endpoint token=URL)"))
+        }
+        source = .configuration
+        self.issuer = issuer
+        authorizationEndpoint = authorization
+        tokenEndpoint = token
+        requiresPushedAuthorizationRequests = false
+        responseTypesSupported = nil
+        scopesSupported = nil
+        codeChallengeMethodsSupported = nil
+        tokenEndpointAuthMethodsSupported = nil
+        dpopSigningAlgorithmsSupported = nil
+        authorizationResponseIssParameterSupported = false
+        idTokenSigningAlgorithmsSupported = nil
+        pushedAuthorizationRequestEndpoint = nil
+        document = JSONObject()
+        applyOverrides(endpoints)
+    }
+
+    /// This metadata with the configuration's endpoint overrides in place of its own (A18).
+    public func overridden(by endpoints: EndpointOverrides) -> ProviderMetadata {
+        var copy = self
+        copy.applyOverrides(endpoints)
+        return copy
+    }
+
+    private mutating func applyOverrides(_ endpoints: EndpointOverrides) {
+        for (name, url) in endpoints.all {
+            switch name {
+            case .authorization: authorizationEndpoint = url
+            case .token: tokenEndpoint = url
+            case .device: deviceAuthorizationEndpoint = url
+            case .userInfo: userInfoEndpoint = url
+            case .revocation: revocationEndpoint = url
+            case .endSession: endSessionEndpoint = url
+            case .jwks: jwksURI = url
+            }
+        }
+    }
+
+    /// Whether this provider speaks OpenID Connect: its metadata is an OpenID Connect discovery
+    /// document, or lists `openid` among its scopes (A16).
+    public var speaksOpenIDConnect: Bool {
+        source == .openIDConnect || scopesSupported?.contains("openid") == true
     }
 
     /// The ID token algorithms to accept: the configuration's allow-list, narrowed to what the

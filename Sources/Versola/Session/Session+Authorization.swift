@@ -130,7 +130,7 @@ extension Session {
     func adopt(_ newGrant: Grant) async throws(VersolaError) {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
-            subject: newGrant.claims.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
+            subject: newGrant.claims?.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
             dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
         try await write { _ in record }
         unsaved = nil

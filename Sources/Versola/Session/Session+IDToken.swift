@@ -19,7 +19,8 @@ extension Session {
     /// - Parameter forceRefresh: refresh even when the held one is still good.
     /// - Throws: `.reauthenticate(.sessionExpired)` when signed out, or when the ID token has
     ///   expired and there is no refresh token; `.configuration(.providerUnsupported)` when
-    ///   the provider answered a refresh without a new ID token and the held one has expired;
+    ///   the provider answered a refresh without a new ID token and the held one has expired, or
+    ///   when the session has no ID token at all (signed in without `openid`, A16);
     ///   the refresh's errors otherwise.
     public func currentIDToken(forceRefresh: Bool = false) async throws(VersolaError) -> IDToken {
         try checkUnlocked()
@@ -29,7 +30,7 @@ extension Session {
             throw .reauthenticate(.sessionExpired)
         }
         let now = client.environment.clock.wallClockNow
-        let current = IDToken(value: held.grant.idToken, expiresAt: held.grant.claims.expiration)
+        guard let current = Self.idToken(of: held.grant) else { throw Self.noIDToken }
         let margin = AccessTokenFreshness.seconds(configuration.refreshMargin)
         if !forceRefresh, current.expiresAt.timeIntervalSince(now) > margin { return current }
         // Without a refresh token nothing can renew it; the grant itself is left alone (its
@@ -39,7 +40,7 @@ extension Session {
             throw .reauthenticate(.sessionExpired)
         }
         let renewed = try await refresh(from: held.grant)
-        let fresh = IDToken(value: renewed.idToken, expiresAt: renewed.claims.expiration)
+        guard let fresh = Self.idToken(of: renewed) else { throw Self.noIDToken }
         if fresh.value != current.value { return fresh }
         // The provider kept the old ID token: it serves until its own expiry, not after.
         let later = client.environment.clock.wallClockNow
@@ -49,6 +50,18 @@ extension Session {
                 "the provider sent no new ID token with the refresh, and the one held expired at "
                     + Self.utc(current.expiresAt) + "; a new sign-in brings a new one"))
     }
+
+    /// A grant's ID token with its expiry, when it has one.
+    private static func idToken(of grant: Grant) -> IDToken? {
+        guard let value = grant.idToken, let claims = grant.claims else { return nil }
+        return IDToken(value: value, expiresAt: claims.expiration)
+    }
+
+    /// A16: a session signed in without `openid` has no ID token to hand out.
+    private static let noIDToken = VersolaError.configuration(
+        .providerUnsupported(
+            "this session has no ID token: it was signed in without the openid scope (a plain OAuth 2.0 "
+                + "sign-in); sign in again with openid among the scopes where the provider offers it"))
 
     /// `2026-11-29T21:45:00Z`.
     private static func utc(_ date: Date) -> String {

@@ -100,9 +100,13 @@ extension Session {
         }
     }
 
-    /// The grant a stored record describes (without an access token), for revocation.
+    /// The grant a stored record describes (without an access token), for restoring and
+    /// revocation: one with an ID token that still reads, or (a plain OAuth 2.0 grant, A16) a
+    /// refresh token without an ID token.
     func grant(from record: SessionRecord) -> Grant? {
-        guard let idToken = record.idToken, let claims = IDTokenClaims(restoringValidated: idToken) else { return nil }
+        let claims = record.idToken.flatMap { IDTokenClaims(restoringValidated: $0) }
+        let idToken = claims == nil ? nil : record.idToken
+        guard claims != nil || (record.idToken == nil && record.refreshToken != nil) else { return nil }
         return Grant(
             accessToken: "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop, expiresAt: nil,
             refreshToken: record.refreshToken, idToken: idToken, claims: claims, scope: nil,

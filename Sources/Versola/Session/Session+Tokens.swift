@@ -157,7 +157,7 @@ extension Session {
                 let renewed = try await client.acceptRefresh(answer)
                 record.refreshToken = renewed.refreshToken
                 record.idToken = renewed.idToken
-                record.subject = renewed.claims.subject
+                record.subject = renewed.claims?.subject ?? record.subject
                 record.dpopPrivateKey = renewed.dpopKey?.rawRepresentation
                 await saveOrHold(record, replacing: refreshToken)
                 return renewed

@@ -183,13 +183,7 @@ public actor Session {
         }
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID
         else { return (.empty, nil) }
-        if let idToken = record.idToken, let claims = IDTokenClaims(restoringValidated: idToken),
-            record.refreshToken != nil || record.pendingRequest == nil
-        {
-            let grant = Grant(
-                accessToken: "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop, expiresAt: nil,
-                refreshToken: record.refreshToken, idToken: idToken, claims: claims, scope: nil,
-                dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
+        if let grant = grant(from: record), record.refreshToken != nil || record.pendingRequest == nil {
             return (
                 .grant(grant, refreshing: record.refreshInFlight != nil, hasPendingRequest: record.pendingRequest != nil),
                 record
@@ -221,7 +215,7 @@ public actor Session {
     func apply(_ event: SessionEvent) -> [SessionAction] {
         let actions = machine.handle(event)
         let held = machine.heldGrant
-        publisher.setUser(held.map { SessionUser($0.grant.claims) }, tokenType: held?.grant.tokenType)
+        publisher.setUser(held.flatMap { $0.grant.claims.map(SessionUser.init) }, tokenType: held?.grant.tokenType)
         let serving: Bool
         switch machine.state {
         case .authenticated, .refreshing, .stepUpRequired: serving = true

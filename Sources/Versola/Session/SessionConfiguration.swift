@@ -38,7 +38,8 @@ public struct SessionConfiguration: Sendable, Hashable {
     }
 }
 
-/// Who is signed in, from the ID token: available without the network (T5).
+/// Who is signed in, from the ID token: available without the network (T5). A session signed
+/// in without `openid` (A16) has no ID token, and so no `SessionUser`.
 public struct SessionUser: Sendable, Hashable {
     /// The subject identifier.
     public var subject: String

@@ -54,15 +54,16 @@ package struct EndpointSender: Sendable {
         dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> HTTPResponse {
         let nonces = self.nonces
+        var prepared = request
+        // Some APIs refuse requests without one (GitHub's); an application's own value stays.
+        if prepared.headers["User-Agent"] == nil { prepared.headers.set("User-Agent", VersolaVersion.userAgent) }
+        if let accessToken { prepared.headers.set("Authorization", "\(dpopKey == nil ? "Bearer" : "DPoP") \(accessToken)") }
+        let request = prepared
         guard let dpopKey else {
-            var request = request
-            if let accessToken { request.headers.set("Authorization", "Bearer \(accessToken)") }
             return try await environment.http.send(
                 kind: kind, budget: budget, options: options, prepare: { _ throws(VersolaError) in request },
                 observe: { nonces.learn(from: $0) })
         }
-        var request = request
-        if let accessToken { request.headers.set("Authorization", "DPoP \(accessToken)") }
         let proofs = ProofMaker(
             key: dpopKey, method: request.method.rawValue, targetURI: DPoPProof.targetURI(of: request.url),
             accessTokenHash: accessToken.map(DPoPProof.accessTokenHash), origin: request.origin,

@@ -15,14 +15,22 @@ import Foundation
 package struct RevocationEndpoint: Sendable {
     /// The revocation endpoint URL.
     public let url: URL
-    /// The public client's `client_id`.
-    public let clientID: String
+    /// How the client authenticates (its `client_id`, and an installed app's secret, A17).
+    let client: ClientAuthentication
     private let sender: EndpointSender
 
-    /// Creates the endpoint.
+    /// The client's `client_id`.
+    public var clientID: String { client.clientID }
+
+    /// Creates the endpoint for a public client.
     public init(url: URL, clientID: String, sender: EndpointSender) {
+        self.init(url: url, client: .none(clientID: clientID), sender: sender)
+    }
+
+    /// Creates the endpoint for a client that authenticates as `client` says.
+    init(url: URL, client: ClientAuthentication, sender: EndpointSender) {
         self.url = url
-        self.clientID = clientID
+        self.client = client
         self.sender = sender
     }
 
@@ -67,10 +75,7 @@ package struct RevocationEndpoint: Sendable {
         var form = FormBody()
         form.append("token", refreshToken)
         form.append("token_type_hint", "refresh_token")
-        form.append("client_id", clientID)
-        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
-        request.headers.add("Content-Type", FormBody.contentType)
-        request.headers.add("Accept", "application/json")
+        let request = client.request(to: url, form: form)
         let log = sender.environment.log
         do {
             var response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)

@@ -18,25 +18,34 @@ import Foundation
 package struct TokenEndpoint: Sendable {
     /// The token endpoint URL.
     public let url: URL
-    /// The public client's `client_id`.
-    public let clientID: String
+    /// How the client authenticates (its `client_id`, and an installed app's secret, A17).
+    let client: ClientAuthentication
     /// The provider workarounds applied to the answers.
     public let quirks: ProviderQuirks
     private let sender: EndpointSender
 
-    /// Creates an endpoint from its URL.
+    /// The client's `client_id`.
+    public var clientID: String { client.clientID }
+
+    /// Creates an endpoint from its URL, for a public client.
     public init(url: URL, clientID: String, sender: EndpointSender, quirks: ProviderQuirks = ProviderQuirks()) {
+        self.init(url: url, client: .none(clientID: clientID), sender: sender, quirks: quirks)
+    }
+
+    /// Creates an endpoint for a client that authenticates as `client` says.
+    init(url: URL, client: ClientAuthentication, sender: EndpointSender, quirks: ProviderQuirks) {
         self.url = url
-        self.clientID = clientID
+        self.client = client
         self.sender = sender
         self.quirks = quirks
     }
 
-    /// Creates the endpoint the provider advertises, for the configured client.
+    /// Creates the endpoint the provider advertises (or the configuration overrides), for the
+    /// configured client: with its secret when it has one (A17).
     public init(metadata: ProviderMetadata, configuration: ClientConfiguration, sender: EndpointSender) {
         self.init(
-            url: metadata.tokenEndpoint, clientID: configuration.clientID, sender: sender,
-            quirks: configuration.providerQuirks)
+            url: metadata.tokenEndpoint, client: ClientAuthentication(configuration: configuration, metadata: metadata),
+            sender: sender, quirks: configuration.providerQuirks)
     }
 
     /// Exchanges an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). Sent once, never
@@ -61,9 +70,7 @@ package struct TokenEndpoint: Sendable {
         form.append("code", code)
         form.append("redirect_uri", redirectURI)
         form.append("code_verifier", verifier)
-        form.append("client_id", clientID)
-        form.fields += extra
-        return try await post(form, kind: .codeExchange, budget: budget, dpopKey: dpopKey)
+        return try await post(form, trailing: extra, kind: .codeExchange, budget: budget, dpopKey: dpopKey)
     }
 
     /// Uses a refresh token (RFC 6749 §6).
@@ -83,7 +90,6 @@ package struct TokenEndpoint: Sendable {
         var form = FormBody()
         form.append("grant_type", "refresh_token")
         form.append("refresh_token", refreshToken)
-        form.append("client_id", clientID)
         if let scope { form.append("scope", scope) }
         return try answer(
             try await send(form, kind: .refresh, budget: budget, dpopKey: dpopKey), label: "refresh", budget: budget,
@@ -111,7 +117,6 @@ package struct TokenEndpoint: Sendable {
         var form = FormBody()
         form.append("grant_type", Self.deviceCodeGrantType)
         form.append("device_code", deviceCode)
-        form.append("client_id", clientID)
         let response = try await send(form, kind: .refresh, budget: budget, dpopKey: dpopKey)
         if !response.isSuccess, let code = OAuthErrorResponse(body: response.body)?.code {
             switch code {
@@ -123,19 +128,19 @@ package struct TokenEndpoint: Sendable {
         return .tokens(try answer(response, label: "device code poll", budget: budget))
     }
 
-    private func send(_ form: FormBody, kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?)
-        async throws(VersolaError) -> HTTPResponse
-    {
-        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
-        request.headers.add("Content-Type", FormBody.contentType)
-        request.headers.add("Accept", "application/json")
-        return try await sender.send(request, kind: kind, budget: budget, dpopKey: dpopKey)
+    private func send(
+        _ form: FormBody, trailing: [FormBody.Field] = [], kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?
+    ) async throws(VersolaError) -> HTTPResponse {
+        try await sender.send(
+            client.request(to: url, form: form, trailing: trailing), kind: kind, budget: budget, dpopKey: dpopKey)
     }
 
-    private func post(_ form: FormBody, kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?)
-        async throws(VersolaError) -> TokenResponse
-    {
-        try answer(try await send(form, kind: kind, budget: budget, dpopKey: dpopKey), label: kind.rawValue, budget: budget)
+    private func post(
+        _ form: FormBody, trailing: [FormBody.Field], kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?
+    ) async throws(VersolaError) -> TokenResponse {
+        try answer(
+            try await send(form, trailing: trailing, kind: kind, budget: budget, dpopKey: dpopKey), label: kind.rawValue,
+            budget: budget)
     }
 
     /// Reads a token answer: the tokens of a 2xx, else the mapped error (logged, cleaned).
@@ -144,8 +149,11 @@ package struct TokenEndpoint: Sendable {
     private func answer(
         _ response: HTTPResponse, label: String, budget: OperationBudget, spendsRefreshToken: Bool = false
     ) throws(VersolaError) -> TokenResponse {
-        guard response.isSuccess else {
-            let oauthError = OAuthErrorResponse(body: response.body)
+        // A provider may report a token error with status 200 (GitHub's OAuth apps do): an
+        // error body without an access token is an error whatever the status.
+        let errorInSuccess = response.isSuccess && TokenResponse.isErrorAnswer(response)
+        guard response.isSuccess, !errorInSuccess else {
+            let oauthError = OAuthErrorResponse(json: TokenResponse.document(of: response) ?? .null)
             // Logged cleaned: the error it becomes may drop the description (E14).
             let code = oauthError?.providerError?.description ?? "no OAuth error body"
             sender.environment.log.record(
@@ -153,9 +161,34 @@ package struct TokenEndpoint: Sendable {
             if spendsRefreshToken, quirks.refusesRefreshToken(response, error: oauthError) {
                 throw .reauthenticate(.grantRejected)
             }
+            if let oauthError {
+                throw clientAuthenticationHint(
+                    oauthError.versolaError(
+                        status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed),
+                    code: oauthError.code)
+            }
             throw OAuthErrorResponse.versolaError(for: response, budget: budget)
         }
         return try TokenResponse(response, budget: budget)
+    }
+
+    /// A refusal of the client itself, when no secret was sent, says where a secret would go:
+    /// installed-app clients of some providers (Google's, Dex's static ones) must send theirs (A17).
+    private func clientAuthenticationHint(_ error: VersolaError, code: OAuthErrorCode) -> VersolaError {
+        guard !client.sendsSecret, code == .invalidClient || code == .unauthorizedClient || code == .invalidRequest,
+            case .configuration(let detail) = error
+        else { return error }
+        let hint =
+            "; if the provider issued this client a secret (an installed or desktop app's), "
+            + "give it with --client-secret-file (ClientConfiguration.clientSecret)"
+        switch detail {
+        case .providerUnsupported(let reason, let provider):
+            return .configuration(.providerUnsupported(reason + hint, provider: provider))
+        case .invalidConfiguration(let reason, let provider):
+            return .configuration(.invalidConfiguration(reason + hint, provider: provider))
+        default:
+            return error
+        }
     }
 }
 

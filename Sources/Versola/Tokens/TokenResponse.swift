@@ -56,7 +56,7 @@ public struct TokenResponse: Sendable, Hashable, CustomStringConvertible {
                         status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed,
                         errorDescription: "token response \(reason)")))
         }
-        guard let json = try? JSONValue(parsing: response.body), case .object(let object) = json else {
+        guard let json = Self.document(of: response), case .object(let object) = json else {
             throw unusable("is not a JSON object")
         }
         guard let accessToken = object["access_token"]?.string, !accessToken.isEmpty else {
@@ -80,6 +80,22 @@ public struct TokenResponse: Sendable, Hashable, CustomStringConvertible {
             accessToken: accessToken, tokenType: tokenType, expiresIn: expiresIn,
             refreshToken: try optionalString("refresh_token"), idToken: try optionalString("id_token"),
             scope: try optionalString("scope"))
+    }
+
+    /// A token answer's members: its JSON object, or the fields of a form-encoded answer
+    /// (`application/x-www-form-urlencoded`, as GitHub's OAuth apps answer when JSON is not asked
+    /// for) as string members. Nil when the body is neither.
+    static func document(of response: HTTPResponse) -> JSONValue? {
+        if let json = try? JSONValue(parsing: response.body) { return json }
+        let type = response.headers["Content-Type"]?.lowercased() ?? ""
+        guard type.hasPrefix(FormBody.contentType), let form = FormBody(decoding: response.body) else { return nil }
+        return .object(JSONObject(form.fields.map { ($0.name, JSONValue.string($0.value)) }))
+    }
+
+    /// Whether a 2xx answer is an OAuth error in disguise: an `error` member and no access token.
+    static func isErrorAnswer(_ response: HTTPResponse) -> Bool {
+        guard let document = document(of: response), document["access_token"] == nil else { return false }
+        return OAuthErrorResponse(json: document) != nil
     }
 
     /// `expires_in` as whole seconds: a non-negative number, or a string of digits (some

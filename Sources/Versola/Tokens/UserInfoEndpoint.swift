@@ -25,7 +25,8 @@ package struct UserInfoEndpoint: Sendable {
     /// Fetches the claims and checks that they describe the person of the ID token.
     /// - Parameters:
     ///   - accessToken: the access token.
-    ///   - expectedSubject: the ID token's `sub`.
+    ///   - expectedSubject: the ID token's `sub`; nil for a grant without an ID token (A16),
+    ///     whose answer is then taken as it is.
     ///   - budget: the operation's budget.
     ///   - dpopKey: the key a DPoP-bound token is bound to; the token then goes as
     ///     `Authorization: DPoP` with a proof carrying `ath`.
@@ -37,7 +38,7 @@ package struct UserInfoEndpoint: Sendable {
     ///   else by the OAuth code table, or `.recoverable(.server)`; `.recoverable(.server)` for a
     ///   body that is not a JSON object; the sender's errors.
     public func fetch(
-        accessToken: String, expectedSubject: String, budget: OperationBudget, dpopKey: DPoPKey? = nil
+        accessToken: String, expectedSubject: String?, budget: OperationBudget, dpopKey: DPoPKey? = nil
     ) async throws(VersolaError) -> UserInfo {
         var request = HTTPRequest(method: .get, url: url)
         request.headers.add("Accept", "application/json")
@@ -60,7 +61,10 @@ package struct UserInfoEndpoint: Sendable {
         guard let json = try? JSONValue(parsing: response.body), case .object(let claims) = json else {
             throw serverFailure("the userinfo answer is not a JSON object")
         }
-        guard let subject = claims["sub"]?.string else {
+        let subject = claims["sub"]?.string
+        // A8 holds where there is an ID token to compare with; without one (A16) there is none.
+        guard let expectedSubject else { return UserInfo(subject: subject, claims: claims) }
+        guard let subject else {
             throw .configuration(.idTokenRejected(IDTokenRejection(.claimMissing, "userinfo sub is missing")))
         }
         guard subject == expectedSubject else {

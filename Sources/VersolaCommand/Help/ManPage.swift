@@ -1,3 +1,5 @@
+import Versola
+
 /// The manual page `versola.1` (roff, man macros), generated from ``CommandTable``.
 public enum ManPage {
     /// The whole page.

@@ -37,6 +37,14 @@ public struct LoginOptions: Sendable, Hashable {
     public var keySource: KeySourceKind?
     /// `--passphrase-fd N`: read the passphrase of a passphrase profile from descriptor N.
     public var passphraseDescriptor: Int32?
+    /// `--client-secret-file PATH`: an installed app's client secret (A17), read from a file.
+    public var clientSecretFile: String?
+    /// `--client-secret-fd N`: the client secret, read from descriptor N.
+    public var clientSecretDescriptor: Int32?
+    /// `--auth-param NAME=VALUE`, repeatable: extra authorization parameters (A18), saved.
+    public var authorizationParameters: [String: String] = [:]
+    /// `--endpoint NAME=URL`, repeatable: endpoint overrides (A16, A18), saved.
+    public var endpoints: [EndpointOverrides.Name: String] = [:]
 
     /// No options given.
     public init(

@@ -1,3 +1,5 @@
+import Versola
+
 /// The text `--help` prints, per command, generated from ``CommandTable``.
 public enum HelpText {
     /// The help of `command`, or the overview when `nil`.
@@ -87,12 +89,6 @@ public enum HelpText {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { "  " + $0.0.padding(to: width) + $0.1 }.joined(separator: "\n")
     }
-}
-
-/// The version of the `versola` command.
-public enum VersolaVersion {
-    /// The version `--version` prints.
-    public static let current = "0.1.0"
 }
 
 extension String {

@@ -20,7 +20,19 @@ enum LoginCommandSpecs {
         flags: [
             FlagSpec(["--issuer"], value: "URL", help: "the provider's issuer (https, or http on loopback)"),
             FlagSpec(["--client-id"], value: "ID", help: "the public client's id"),
-            FlagSpec(["--scope"], value: "S", help: "scope to request (repeatable; openid is always added)"),
+            FlagSpec(
+                ["--scope"], value: "S",
+                help: "scope to request, sent exactly as given (repeatable; default: openid and offline_access where the provider takes them)"),
+            FlagSpec(
+                ["--client-secret-file"], value: "PATH",
+                help: "read the client secret of an installed or desktop app (Google, Dex) from this file; saved in the profile"),
+            FlagSpec(["--client-secret-fd"], value: "N", help: "read the client secret from file descriptor N instead"),
+            FlagSpec(
+                ["--auth-param"], value: "NAME=VALUE",
+                help: "an extra authorization parameter, such as access_type=offline or audience=URL (repeatable; saved)"),
+            FlagSpec(
+                ["--endpoint"], value: "NAME=URL",
+                help: "use this endpoint instead of the provider's metadata: authorization, token, device, userinfo, revocation, end-session or jwks (repeatable; saved)"),
             FlagSpec(
                 ["--dpop"],
                 help: "DPoP-bound tokens: auto (the default: when the provider advertises ES256), require, or off; alone: require"),

@@ -1,16 +1,25 @@
+import Foundation
 import Versola
 import VersolaHTTP
 import VersolaJOSE
 
 /// What `versola login` remembers about a profile, so later commands need only `--profile`:
-/// the provider, the client and the login options. Holds no secret.
+/// the provider, the client and the login options. The only secret it may hold is an installed
+/// app's client secret (A17), which the profile file keeps user-only and no output shows.
 public struct ProfileSettings: Sendable, Hashable {
     /// The issuer.
     public var issuer: String
     /// The client id.
     public var clientID: String
-    /// Requested scopes (`openid` is added by the engine).
-    public var scopes: [String]
+    /// Requested scopes, sent exactly as given; nil for the engine's defaults, which it adapts
+    /// to the provider (A12, A16).
+    public var scopes: [String]?
+    /// An installed app's client secret (`--client-secret-file`, `--client-secret-fd`; A17).
+    public var clientSecret: ClientSecret?
+    /// Endpoint overrides (`--endpoint NAME=URL`; A16, A18).
+    public var endpoints: EndpointOverrides
+    /// Extra authorization parameters (`--auth-param NAME=VALUE`; A18).
+    public var authorizationParameters: [String: String]
     /// When tokens are DPoP-bound (A11): `auto` unless `--dpop` said otherwise.
     public var dpop: DPoPMode
     /// The browser command, when one was given.
@@ -32,7 +41,10 @@ public struct ProfileSettings: Sendable, Hashable {
         let defaults = ClientConfiguration(issuer: issuer, clientID: clientID)
         self.issuer = issuer
         self.clientID = clientID
-        self.scopes = defaults.scopes
+        self.scopes = nil
+        self.clientSecret = nil
+        self.endpoints = EndpointOverrides()
+        self.authorizationParameters = [:]
         self.dpop = defaults.dpop
         self.browserCommand = nil
         self.port = defaults.redirect.port
@@ -72,6 +84,14 @@ public struct ProfileSettings: Sendable, Hashable {
         }
         if let keySource = options.keySource { settings.keySource = keySource }
         if !options.scopes.isEmpty { settings.scopes = options.scopes }
+        if let secret = try ClientSecretInput.read(options) { settings.clientSecret = secret }
+        for (name, text) in options.endpoints {
+            guard let url = URL(string: text) else {
+                throw .configuration(.invalidConfiguration("--endpoint \(name.rawValue)= is not a URL"))
+            }
+            settings.endpoints[name] = url
+        }
+        settings.authorizationParameters.merge(options.authorizationParameters) { _, given in given }
         if let dpop = options.dpop { settings.dpop = dpop }
         if let command = options.browserCommand { settings.browserCommand = command }
         if let port = options.port { settings.port = port }
@@ -87,7 +107,10 @@ public struct ProfileSettings: Sendable, Hashable {
     /// The engine configuration these settings describe.
     public var clientConfiguration: ClientConfiguration {
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID)
-        configuration.scopes = scopes
+        if let scopes { configuration.scopes = scopes }
+        configuration.clientSecret = clientSecret
+        configuration.endpoints = endpoints
+        configuration.extraAuthorizationParameters = authorizationParameters
         configuration.dpop = dpop
         configuration.redirect.port = port
         configuration.redirect.path = redirectPath
@@ -95,10 +118,15 @@ public struct ProfileSettings: Sendable, Hashable {
         return configuration
     }
 
-    /// The settings as stored.
+    /// The settings as stored (the profile file is user-only: it may hold the client secret).
     public var json: JSONValue {
         [
-            "issuer": .string(issuer), "clientID": .string(clientID), "scopes": .array(scopes.map { .string($0) }),
+            "issuer": .string(issuer), "clientID": .string(clientID),
+            "scopes": scopes.map { .array($0.map { .string($0) }) } ?? .null,
+            "clientSecret": clientSecret.map { .string($0.value) } ?? .null,
+            "endpoints": .object(JSONObject(endpoints.all.map { ($0.name.rawValue, .string($0.url.absoluteString)) })),
+            "authorizationParameters": .object(
+                JSONObject(authorizationParameters.keys.sorted().map { ($0, .string(authorizationParameters[$0]!)) })),
             "dpop": .string(dpop.rawValue), "browserCommand": browserCommand.map { .string($0) } ?? .null,
             "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
             "caFile": caFile.map { .string($0) } ?? .null, "gitHosts": .array(gitHosts.map { .string($0) }),
@@ -116,7 +144,22 @@ public struct ProfileSettings: Sendable, Hashable {
         }
         self.init(issuer: issuer, clientID: clientID)
         if let scopes = value["scopes"]?.array {
-            self.scopes = scopes.compactMap(\.string)
+            let names = scopes.compactMap(\.string)
+            // Profiles saved before A12 stored the defaults themselves: read them as the defaults.
+            self.scopes = names == ClientConfiguration.defaultScopes ? nil : names
+        }
+        if let secret = value["clientSecret"]?.string, !secret.isEmpty { clientSecret = ClientSecret(secret) }
+        for member in value["endpoints"]?.object?.members ?? [] {
+            guard let name = EndpointOverrides.Name(rawValue: member.name), let text = member.value.string,
+                let url = URL(string: text)
+            else {
+                throw .configuration(
+                    .invalidConfiguration("the profile file has an endpoint override versola cannot read (\(member.name))"))
+            }
+            endpoints[name] = url
+        }
+        for member in value["authorizationParameters"]?.object?.members ?? [] {
+            if let text = member.value.string { authorizationParameters[member.name] = text }
         }
         if let mode = value["dpop"]?.string.flatMap(DPoPMode.init(rawValue:)) {
             dpop = mode

@@ -26,7 +26,11 @@ enum TokenVerifier {
             let sender = EndpointSender(environment: environment, options: configuration.transport)
             let budget = try configuration.newBudget(clock: environment.clock)
             let metadata = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
-            let keys = JWKSCache(jwksURI: metadata.jwksURI, sender: sender)
+            guard let jwksURI = metadata.jwksURI else {
+                throw .configuration(
+                    .providerUnsupported("the issuer publishes no jwks_uri, so no token it signs can be verified"))
+            }
+            let keys = JWKSCache(jwksURI: jwksURI, sender: sender)
             let jws: JWS
             do { jws = try JWS(compact: token) } catch { throw rejected(.malformed, "not a compact JWS: \(error)") }
             let allowed = configuration.idTokenAlgorithms

@@ -68,6 +68,14 @@ public struct FormBody: Sendable, Hashable, CustomStringConvertible {
     /// The encoded body as text.
     public var encodedString: String { String(decoding: encoded, as: UTF8.self) }
 
+    /// One name or value encoded as a form body encodes it (RFC 6749 appendix B), as HTTP Basic
+    /// client authentication needs for the client id and secret (RFC 6749 §2.3.1).
+    public static func encodedComponent(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        percentEncode(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Decodes a form body: `+` is a space, `%XX` a byte; a pair without `=` has an empty value.
     /// - Returns: nil when an escape is malformed or the decoded bytes are not UTF-8.
     public init?(decoding bytes: some Collection<UInt8>) {

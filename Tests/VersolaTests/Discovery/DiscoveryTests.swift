@@ -56,7 +56,7 @@ struct DiscoveryTests {
         let metadata = try await fetch(harness).get()
         #expect(metadata.issuer == ProviderFixture.issuer)
         #expect(metadata.tokenEndpoint.absoluteString == "https://idp.example/realms/main/token")
-        #expect(metadata.jwksURI.absoluteString == "https://idp.example/realms/main/certs")
+        #expect(metadata.jwksURI?.absoluteString == "https://idp.example/realms/main/certs")
         #expect(metadata.userInfoEndpoint?.absoluteString == "https://idp.example/realms/main/userinfo")
         #expect(metadata.revocationEndpoint != nil)
         #expect(metadata.pushedAuthorizationRequestEndpoint != nil)
@@ -65,9 +65,10 @@ struct DiscoveryTests {
         #expect(metadata.idTokenSigningAlgorithmsSupported == [.rs256, .es256], "HS256 is dropped")
         #expect(metadata.authorizationResponseIssParameterSupported)
         #expect(!metadata.requiresPushedAuthorizationRequests)
-        let request = try #require(harness.transport.requests.first)
+        let request = try #require(harness.transport.requests.last)
         #expect(request.method == .get)
         #expect(request.url.absoluteString == "https://idp.example/realms/main/.well-known/openid-configuration")
+        #expect(request.headers["User-Agent"] == VersolaVersion.userAgent, "A16: every request names versola")
     }
 
     @Test(
@@ -100,7 +101,7 @@ struct DiscoveryTests {
             result.failureValue
                 == .configuration(.discoveryIssuerMismatch(expected: ProviderFixture.issuer + "/", actual: ProviderFixture.issuer)))
         #expect(
-            harness.transport.requests.first?.url.absoluteString
+            harness.transport.requests.last?.url.absoluteString
                 == "https://idp.example/realms/main/.well-known/openid-configuration")
     }
 
@@ -183,12 +184,12 @@ struct DiscoveryTests {
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
         _ = try await client.metadata(budget: budget)
-        #expect(harness.transport.requests.count == 2)
-        #expect(budget.failedRequests == 1)
+        #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 2)
         #expect(harness.clock.sleeps.count == 1, "one backoff wait between the two attempts")
+        let sent = harness.transport.requests.count
         _ = try await client.metadata(budget: try harness.budget())
         _ = try await client.metadata(budget: try harness.budget())
-        #expect(harness.transport.requests.count == 2, "later calls use the cache")
+        #expect(harness.transport.requests.count == sent, "later calls use the cache")
     }
 
     @Test("R5: discovery is read again after a transport failure")
@@ -199,28 +200,29 @@ struct DiscoveryTests {
             ProviderFixture.discoveryPath, .failure(.timedOut(origin: origin, requestBytesWritten: true)),
             .failure(.couldNotResolve(origin: origin)), .json(ProviderFixture.discovery()))
         _ = try await fetch(harness).get()
-        #expect(harness.transport.requests.count == 3)
+        #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 3)
     }
 
     @Test("R5: a failed discovery is not cached; the next call fetches again")
     func failureNotCached() async throws {
         let harness = EngineHarness()
-        harness.transport.script(ProviderFixture.discoveryPath, .status(404), .json(ProviderFixture.discovery()))
+        // A 501 is never repeated (R4), so the first call fails on it.
+        harness.transport.script(ProviderFixture.discoveryPath, .status(501), .json(ProviderFixture.discovery()))
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
             _ = try await client.metadata(budget: budget)
-            Issue.record("a 404 must fail")
+            Issue.record("a 501 must fail")
         } catch {
             guard case .recoverable(.server(let failure)) = error else {
                 Issue.record("expected a server failure, got \(error)")
                 return
             }
-            #expect(failure.status == 404)
+            #expect(failure.status == 501)
         }
-        #expect(harness.transport.requests.count == 1, "a 404 is not repeated (R5)")
+        #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 1)
         _ = try await client.metadata(budget: try harness.budget())
-        #expect(harness.transport.requests.count == 2)
+        #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 2)
         #expect(await client.cachedMetadata != nil)
     }
 

@@ -18,14 +18,22 @@ import VersolaJOSE
 package struct DeviceAuthorizationEndpoint: Sendable {
     /// The endpoint URL.
     public let url: URL
-    /// The public client's `client_id`.
-    public let clientID: String
+    /// How the client authenticates (its `client_id`, and an installed app's secret, A17).
+    let client: ClientAuthentication
     private let sender: EndpointSender
 
-    /// Creates an endpoint from its URL.
+    /// The client's `client_id`.
+    public var clientID: String { client.clientID }
+
+    /// Creates an endpoint from its URL, for a public client.
     public init(url: URL, clientID: String, sender: EndpointSender) {
+        self.init(url: url, client: .none(clientID: clientID), sender: sender)
+    }
+
+    /// Creates an endpoint for a client that authenticates as `client` says.
+    init(url: URL, client: ClientAuthentication, sender: EndpointSender) {
         self.url = url
-        self.clientID = clientID
+        self.client = client
         self.sender = sender
     }
 
@@ -43,12 +51,9 @@ package struct DeviceAuthorizationEndpoint: Sendable {
         async throws(VersolaError) -> PendingDeviceAuthorization
     {
         var form = FormBody()
-        form.append("client_id", clientID)
         form.append("scope", scope)
         if let dpopKey { form.append("dpop_jkt", dpopKey.thumbprint) }
-        var request = HTTPRequest(method: .post, url: url, body: form.encoded)
-        request.headers.add("Content-Type", FormBody.contentType)
-        request.headers.add("Accept", "application/json")
+        let request = client.request(to: url, form: form)
         let response = try await sender.send(request, kind: .read, budget: budget, dpopKey: dpopKey)
         guard response.isSuccess else {
             let said = OAuthErrorResponse(body: response.body)?.providerError?.description ?? "no OAuth error body"

@@ -14,7 +14,7 @@ import Foundation
 ///         print("waiting for approval until \(pending.expiresAt), polling every \(pending.interval) s")
 ///     },
 ///     present: { prompt in print("Open \(prompt.verificationURI) and enter \(prompt.userCode)") })
-/// print("signed in as", grant.claims.subject)
+/// print("signed in as", grant.claims?.subject ?? "(no ID token)")
 /// ```
 public struct PendingDeviceAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// The device code the token endpoint is polled with. Secret: never logged, never shown.
