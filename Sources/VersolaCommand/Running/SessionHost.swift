@@ -66,7 +66,12 @@ public actor SessionHost {
 
     /// The location a request speaks for.
     public func location(of request: AgentRequest) throws(VersolaError) -> Location {
-        if let directories = request.directories { return Location(directories: directories, profile: request.profile) }
+        if let directories = request.directories {
+            // A caller's paths that are not UTF-8 reach here as U+FFFD: never one home for two.
+            try XDGDirectories.requireIntact(directories.stateHome.path, name: "XDG_STATE_HOME")
+            try XDGDirectories.requireIntact(directories.configHome.path, name: "XDG_CONFIG_HOME")
+            return Location(directories: directories, profile: request.profile)
+        }
         return Location(directories: try XDGDirectories.current(environment: environment), profile: request.profile)
     }
 
