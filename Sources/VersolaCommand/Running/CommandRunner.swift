@@ -120,11 +120,11 @@ public enum CommandRunner {
 
     /// Hands a passphrase profile's passphrase to the agent (starting it when needed), which
     /// then keeps the profile unlocked (S10) until it exits.
-    static func handPassphrase(_ passphrase: String, _ context: CommandContext) {
+    static func handPassphrase(_ passphrase: Passphrase, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
         let request = AgentRequest(
             .unlock, profile: context.profile, directories: try? context.directories(),
-            arguments: ["passphrase": .string(passphrase)])
+            arguments: PassphraseArguments.encode(passphrase))
         _ = client.send(request, start: true)
     }
 

@@ -103,7 +103,7 @@ public actor SessionHost {
             let location = try location(of: request)
             let entry = try await entry(for: location)
             try await KeySourceProbe.unlock(
-                entry.session, storage: entry.storage, passphrase: request.arguments["passphrase"]?.string,
+                entry.session, storage: entry.storage, passphrase: PassphraseArguments.decode(request.arguments),
                 profile: location.profile)
             return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
         case .token:
