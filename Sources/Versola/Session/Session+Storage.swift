@@ -150,7 +150,8 @@ extension Session {
     }
 
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,
-    /// by the browser rules of the login (L1); the local sign-out has already happened (S9).
+    /// by the browser rules of the login (L1), through a one-time loopback page so that no
+    /// command line carries the token; the local sign-out has already happened (S9).
     private func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
         let request: EndSessionRequest
         do throws(VersolaError) {
@@ -158,6 +159,8 @@ extension Session {
         } catch {
             return .unavailable(error)
         }
-        return await browser.open(request.url) ? .opened(url: request.url) : .notOpened(url: request.url)
+        let environment = client.environment
+        let opened = await OneTimeRedirect.open(request.url, in: browser, random: environment.random, clock: environment.clock)
+        return opened ? .opened(url: request.shareableURL) : .notOpened(request)
     }
 }

@@ -57,7 +57,8 @@ public enum CommandRunner {
             let request = AgentRequest(.logout, profile: context.profile, arguments: ["endSession": .bool(options.endSession)])
             // An agent holding the session must drop it; none is started just to sign out.
             let result = try await call(request, context, startAgent: false)
-            context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
+            let shown = EndSessionPage.shown(result)
+            context.console.out(global.json ? shown.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
             await EndSessionPage.show(result, context: context)
         case .unlock(let options):
             try await UnlockCommand(context: context, options: options).run()

@@ -135,7 +135,13 @@ public actor SessionHost {
             switch ending {
             case nil: break
             case .opened(let url)?: members += [("endSession", "opened"), ("endSessionURL", .string(url))]
-            case .notOpened(let url)?: members += [("endSession", "notOpened"), ("endSessionURL", .string(url))]
+            case .notOpened(let page)?:
+                // The address with the ID token goes to the command only, which opens it through
+                // a one-time loopback page and never prints it (EndSessionPage).
+                members += [
+                    ("endSession", "notOpened"), ("endSessionURL", .string(page.shareableURL)),
+                    (EndSessionPage.targetMember, .string(page.url)),
+                ]
             case .unavailable(let error)?:
                 let problem: String
                 if case .configuration(let detail) = error, let reason = detail.reason { problem = reason } else { problem = "\(error)" }
