@@ -4,7 +4,7 @@ import VersolaHTTP
 import VersolaJOSE
 
 /// A ``KeySource`` whose data key is derived from a passphrase's bytes (``Passphrase``) with
-/// scrypt (N = 2^15, r = 8, p = 1 by default), locked until ``unlock(passphrase:)`` is called.
+/// scrypt (N = 2^15, r = 8, p = 1 by default), locked until `unlock(passphrase:)` is called.
 ///
 /// While locked, ``dataKey()`` throws `.recoverable(.unlockRequired)` (S10), so the session
 /// reports `locked` and keeps its grant. The salt, the scrypt parameters and a key check
@@ -53,7 +53,7 @@ public actor PassphraseKeySource: KeySource {
         self.parameters = parameters
     }
 
-    /// Whether ``unlock(passphrase:)`` is still needed.
+    /// Whether `unlock(passphrase:)` is still needed.
     public var isLocked: Bool { key == nil }
 
     /// Derives the data key from `passphrase`'s bytes and checks it against the stored key
