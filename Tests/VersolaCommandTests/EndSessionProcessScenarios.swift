@@ -32,6 +32,7 @@ struct EndSessionProcessScenarios {
               '\(issuer)'*) ;;
               *) curl -s -o /dev/null -w '%{http_code}\\n' "$1" >> '\(directory)/again' ;;
             esac
+            echo done >> '\(directory)/done'
             """
     }
 
@@ -59,6 +60,7 @@ struct EndSessionProcessScenarios {
             try CLIHarness.writeExecutable(
                 Array(Self.recordingBrowser(in: directory, marker: marker, issuer: cli.idp.issuer).utf8), to: script)
             unlink(directory + "/argv")
+            unlink(directory + "/done")
 
             let logout = try await cli.run(["logout", "--end-session", "--json"])
             #expect(logout.status == 0, "\(logout.stderr)")
@@ -71,6 +73,8 @@ struct EndSessionProcessScenarios {
                 #expect(!text.contains(marker) && !text.contains("id_token_hint"))
             }
 
+            // The browser runs on by itself after the command is done with it: wait for its end.
+            #expect(await cli.contents(of: directory + "/done", containing: "done") != nil)
             let argv = (try? String(contentsOfFile: directory + "/argv", encoding: .utf8)) ?? ""
             #expect(argv.hasPrefix("http://127.0.0.1:"), "\(argv)")
             #expect(!argv.contains(marker) && !argv.contains("id_token_hint"))

@@ -84,7 +84,10 @@ public enum CommandRunner {
         async throws(CommandFailure) -> JSONValue
     {
         var request = request
-        if request.directories == nil { request.directories = try? context.directories() }
+        if request.directories == nil {
+            // A home the engine cannot use (not UTF-8) is an error here, never the agent's own home.
+            do throws(VersolaError) { request.directories = try context.directories() } catch { throw .versola(error) }
+        }
         let reply: AgentReply
         if let client = context.agentClient(), let answer = client.send(request, start: startAgent) {
             reply = answer
@@ -147,7 +150,9 @@ public enum CommandRunner {
                 return false
             }
         }
-        let request = AgentRequest(.watch, profile: context.profile, directories: try? context.directories())
+        let directories: XDGDirectories
+        do throws(VersolaError) { directories = try context.directories() } catch { throw .versola(error) }
+        let request = AgentRequest(.watch, profile: context.profile, directories: directories)
         if let client = context.agentClient(), client.stream(request, receive: print) {
             if let failure { throw .versola(failure) }
             return
