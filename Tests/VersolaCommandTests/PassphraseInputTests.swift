@@ -55,4 +55,17 @@ import Versola
         #expect(LocaleText.utf8([0x41], from: "NO-SUCH-SET") == nil)
         #expect(LocaleText.utf8([0xFF], from: "UTF-8") == nil)
     }
+
+    @Test("S10: a passphrase reaches the agent as its bytes, legacy bytes along when they differ")
+    func agentArgumentsCarryBytes() {
+        let binary = Passphrase(bytes: [0xFF, 0x00, 0x80], legacyBytes: Array("\u{FFFD}".utf8))
+        let encoded = PassphraseArguments.encode(binary)
+        #expect(encoded.names == ["passphraseBytes", "legacyPassphraseBytes"])
+        #expect(PassphraseArguments.decode(encoded) == binary)
+        let text = Passphrase("correct horse")
+        #expect(PassphraseArguments.encode(text).names == ["passphraseBytes"])
+        #expect(PassphraseArguments.decode(PassphraseArguments.encode(text)) == text)
+        #expect(PassphraseArguments.decode(["passphrase": "correct horse"]) == text)
+        #expect(PassphraseArguments.decode([:]) == nil)
+    }
 }

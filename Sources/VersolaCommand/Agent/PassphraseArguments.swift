@@ -15,7 +15,10 @@ enum PassphraseArguments {
 
     /// The passphrase `arguments` carry, nil when none (or a malformed one).
     static func decode(_ arguments: JSONObject) -> Passphrase? {
-        guard let text = arguments["passphraseBytes"]?.string, let bytes = try? Base64URL.decode(text) else { return nil }
+        guard let text = arguments["passphraseBytes"]?.string, let bytes = try? Base64URL.decode(text) else {
+            // A command of an earlier version sends the text.
+            return arguments["passphrase"]?.string.map { Passphrase($0) }
+        }
         let legacy = arguments["legacyPassphraseBytes"]?.string.flatMap { try? Base64URL.decode($0) }
         return Passphrase(bytes: bytes, legacyBytes: legacy ?? bytes)
     }
