@@ -114,7 +114,8 @@ extension Session {
     /// Signs out (S9, S12): takes the profile lock, reads the newest record, wipes it and
     /// everything local (the DPoP key too, P6), publishes `unauthenticated`, then revokes the
     /// newest refresh token (A9): the one on disk, and the one in memory when it differs.
-    /// With `endSession`, opens the provider's end-session page afterwards (A15). Works
+    /// With `endSession`, opens the provider's end-session page afterwards (A15), through a
+    /// ``OneTimeRedirect`` (waiting up to its minute for the browser to ask for it). Works
     /// offline and while locked; never fails.
     /// - Returns: what happened to the end-session page, nil when it was not asked for.
     @discardableResult

@@ -15,6 +15,23 @@ enum EndSessionPage {
     /// The reply member holding the address with the ID token; never printed.
     static let targetMember = "endSessionTarget"
 
+    /// What the logout reply says of the end-session page (none when it was not asked for).
+    /// The address with the ID token goes to the command only, in ``targetMember``.
+    static func members(for outcome: EndSessionOutcome?) -> [(String, JSONValue)] {
+        switch outcome {
+        case nil: return []
+        case .opened(let url)?: return [("endSession", "opened"), ("endSessionURL", .string(url))]
+        case .notOpened(let page)?:
+            return [
+                ("endSession", "notOpened"), ("endSessionURL", .string(page.shareableURL)), (targetMember, .string(page.url)),
+            ]
+        case .unavailable(let error)?:
+            let problem: String
+            if case .configuration(let detail) = error, let reason = detail.reason { problem = reason } else { problem = "\(error)" }
+            return [("endSession", "unavailable"), ("endSessionProblem", .string(problem))]
+        }
+    }
+
     /// The reply as it may be shown: without ``targetMember``.
     static func shown(_ result: JSONValue) -> JSONValue {
         guard let object = result.object, object[targetMember] != nil else { return result }

@@ -142,22 +142,7 @@ public actor SessionHost {
         case .logout:
             let (session, _) = try await session(for: location(of: request))
             let ending = await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
-            var members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))]
-            switch ending {
-            case nil: break
-            case .opened(let url)?: members += [("endSession", "opened"), ("endSessionURL", .string(url))]
-            case .notOpened(let page)?:
-                // The address with the ID token goes to the command only, which opens it through
-                // a one-time loopback page and never prints it (EndSessionPage).
-                members += [
-                    ("endSession", "notOpened"), ("endSessionURL", .string(page.shareableURL)),
-                    (EndSessionPage.targetMember, .string(page.url)),
-                ]
-            case .unavailable(let error)?:
-                let problem: String
-                if case .configuration(let detail) = error, let reason = detail.reason { problem = reason } else { problem = "\(error)" }
-                members += [("endSession", "unavailable"), ("endSessionProblem", .string(problem))]
-            }
+            let members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))] + EndSessionPage.members(for: ending)
             return .object(JSONObject(members))
         }
     }
