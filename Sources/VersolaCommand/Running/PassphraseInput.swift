@@ -10,7 +10,7 @@ import VersolaHTTP
 ///
 /// The key is derived from the bytes as given: a descriptor's bytes without one trailing
 /// newline (a regular file, such as `3<keyfile`, is read whole, so a key file of random bytes
-/// keeps every byte; a pipe or terminal gives one line), and a terminal's text as UTF-8
+/// keeps every byte; a pipe, a terminal or standard input gives one line), and a terminal's text as UTF-8
 /// (converted from the locale's character set when that is not UTF-8). What earlier versions
 /// derived from (the line decoded as UTF-8 with replacement) goes along, only to open and
 /// migrate a passphrase file they wrote.
@@ -96,13 +96,13 @@ enum PassphraseInput {
     }
 
     /// The passphrase on `descriptor`: a regular file whole, less one trailing newline (a key
-    /// file's bytes may hold a newline anywhere); anything else one line (a pipe or standard
-    /// input may carry more after it, such as a pasted redirect). Earlier versions read one
+    /// file's bytes may hold a newline anywhere); anything else, and standard input, one line
+    /// (they may carry more after it, such as a pasted redirect). Earlier versions read one
     /// line, less a trailing carriage return, decoded as UTF-8: the legacy bytes.
     static func read(descriptor: Int32) -> DescriptorReading {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .unreadable(errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
+        guard status.st_mode & S_IFMT == S_IFREG, descriptor != STDIN_FILENO else {
             guard let line = readLine(from: descriptor) else { return .unreadable(errno) }
             if line.count > maximumLength { return .tooLong }
             return .passphrase(Passphrase(bytes: line, legacyBytes: legacy(line)))
