@@ -44,13 +44,17 @@ import VersolaTestIdP
         return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
     }
 
-    @Test("A15: the end-session URL carries id_token_hint and client_id, and post_logout_redirect_uri only when configured")
+    @Test("A15: the end-session URL carries id_token_hint and client_id, and post_logout_redirect_uri only when configured; the shareable one no hint")
     func endSessionURL() throws {
         var configuration = ClientConfiguration(issuer: "https://id.example", clientID: "cli+1")
         let metadata = try Self.metadata(endSession: "https://id.example/logout?ui=1")
         let plain = try EndSessionRequest(metadata: metadata, idToken: "h.p.s", configuration: configuration)
         #expect(plain.url.hasPrefix("https://id.example/logout?ui=1&"))
         #expect(try Self.query(of: plain.url) == ["ui": "1", "id_token_hint": "h.p.s", "client_id": "cli+1"])
+        // What may be shown or put on a command line holds no ID token (the browser gets the
+        // hint through a one-time loopback page, OneTimeRedirect).
+        #expect(plain.shareableURL.hasPrefix("https://id.example/logout?ui=1&"))
+        #expect(try Self.query(of: plain.shareableURL) == ["ui": "1", "client_id": "cli+1"])
 
         configuration.postLogoutRedirectURI = "http://127.0.0.1:8765/signed-out?x=a&y=b"
         try configuration.validate()
@@ -60,6 +64,8 @@ import VersolaTestIdP
                 "ui": "1", "id_token_hint": "h.p.s", "client_id": "cli+1",
                 "post_logout_redirect_uri": "http://127.0.0.1:8765/signed-out?x=a&y=b",
             ])
+        #expect(try Self.query(of: redirected.shareableURL)["id_token_hint"] == nil)
+        #expect(try Self.query(of: redirected.shareableURL)["post_logout_redirect_uri"] == "http://127.0.0.1:8765/signed-out?x=a&y=b")
         let noToken = try EndSessionRequest(
             metadata: try Self.metadata(endSession: "https://id.example/logout"), idToken: nil, configuration: configuration)
         #expect(noToken.url.hasPrefix("https://id.example/logout?client_id="))

@@ -39,7 +39,15 @@ func docExampleEndSessionRequest(
     metadata: ProviderMetadata, grant: Grant, configuration: ClientConfiguration, browser: any BrowserLauncher
 ) async throws {
     let request = try EndSessionRequest(metadata: metadata, idToken: grant.idToken, configuration: configuration)
-    _ = await browser.open(request.url)
+    if !(await OneTimeRedirect.open(request.url, in: browser, random: SystemRandomSource(), clock: SystemClock())) {
+        print("To sign out at the provider too, open:", request.shareableURL)
+    }
+}
+
+func docExampleOneTimeRedirect(request: EndSessionRequest) async throws {
+    let opened = await OneTimeRedirect.open(request.url, in: SystemBrowser(), random: SystemRandomSource(),
+                                            clock: SystemClock(), timeout: OneTimeRedirect.defaultTimeout)
+    if !opened { print("To sign out at the provider too, open:", request.shareableURL) }
 }
 
 func docExampleLoopbackListener(client: OpenIDClient, pending: PendingAuthorization) async throws {
@@ -192,6 +200,11 @@ func docExamplePassphraseKeySource(directories: XDGDirectories, askUser: () -> S
     let store = try FileSessionStore(profile: "work", directory: directories.stateHome, keySource: source)
     let record = try await store.load()
     print(record?.subject ?? "nobody is signed in")
+}
+
+func docExamplePassphrase(keyFileBytes: [UInt8], source: PassphraseKeySource) async throws {
+    let passphrase = Passphrase(bytes: keyFileBytes)
+    try await source.unlock(passphrase: passphrase)
 }
 
 func docExampleSessionRecord(response: TokenResponse, store: any SessionStore) async throws {

@@ -33,6 +33,19 @@ enum LoopbackPage {
             text: reason + " You can close this window and return to your application.")
     }
 
+    /// The one answer of a ``OneTimeRedirect``: on to `target`, the connection closed after it.
+    static func redirect(to target: String) -> HTTPServerResponse {
+        var headers = HTTPHeaders()
+        headers.add("Location", target)
+        headers.add("Connection", "close")
+        for (name, value) in protectiveHeaders { headers.add(name, value) }
+        return HTTPServerResponse(status: 303, headers: headers)
+    }
+
+    /// A ``OneTimeRedirect`` already used.
+    static let used = page(
+        status: 410, title: "Already opened", text: "This address worked once and has done its work. You can close this window.")
+
     /// A request on another path.
     static let notFound = page(status: 404, title: "Not found", text: "This address only receives a sign-in response.")
 

@@ -118,7 +118,8 @@ extension Session {
     /// Signs out (S9, S12): takes the profile lock, reads the newest record, wipes it and
     /// everything local (the DPoP key too, P6), publishes `unauthenticated`, then revokes the
     /// newest refresh token (A9): the one on disk, and the one in memory when it differs.
-    /// With `endSession`, opens the provider's end-session page afterwards (A15). Works
+    /// With `endSession`, opens the provider's end-session page afterwards (A15), through a
+    /// ``OneTimeRedirect`` (waiting up to its minute for the browser to ask for it). Works
     /// offline and while locked; never fails.
     /// - Returns: what happened to the end-session page, nil when it was not asked for.
     @discardableResult
@@ -154,7 +155,8 @@ extension Session {
     }
 
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,
-    /// by the browser rules of the login (L1); the local sign-out has already happened (S9).
+    /// by the browser rules of the login (L1), through a one-time loopback page so that no
+    /// command line carries the token; the local sign-out has already happened (S9).
     private func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
         let request: EndSessionRequest
         do throws(VersolaError) {
@@ -162,6 +164,8 @@ extension Session {
         } catch {
             return .unavailable(error)
         }
-        return await browser.open(request.url) ? .opened(url: request.url) : .notOpened(url: request.url)
+        let environment = client.environment
+        let opened = await OneTimeRedirect.open(request.url, in: browser, random: environment.random, clock: environment.clock)
+        return opened ? .opened(url: request.shareableURL) : .notOpened(request)
     }
 }

@@ -82,7 +82,9 @@ public struct SecretServiceKeySource: KeySource {
         _ = try? await run(tool, ["clear"] + attributes)
     }
 
-    private var attributes: [String] { ["application", "versola", "profile", profile] }
+    /// The item's attributes, after `--`: a profile named like an option (`--help`) stays an
+    /// attribute value, never an option of `secret-tool`.
+    private var attributes: [String] { ["--", "application", "versola", "profile", profile] }
 
     /// The stored key; nil when `secret-tool lookup` found nothing it could read.
     private func lookUp(_ tool: URL) async throws(VersolaError) -> SymmetricKey? {
@@ -120,7 +122,7 @@ public struct SecretServiceKeySource: KeySource {
         .configuration(
             .invalidConfiguration(
                 "the Secret Service item 'application versola profile \(profile)' is not a Versola key; "
-                    + "remove it (secret-tool clear application versola profile \(profile)) to start afresh"))
+                    + "remove it (secret-tool clear -- application versola profile \(profile)) to start afresh"))
     }
 
     private func run(_ tool: URL, _ arguments: [String], input: [UInt8] = []) async throws(VersolaError)

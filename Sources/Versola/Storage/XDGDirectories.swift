@@ -22,17 +22,26 @@ public struct XDGDirectories: Sendable, Hashable {
 
     /// The directories for this user, read from `environment`.
     /// - Throws: `.configuration(.invalidConfiguration)` when neither the XDG variables nor a
-    ///   home directory can be found.
+    ///   home directory can be found, or when the one used is not UTF-8.
     public static func current(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(VersolaError) -> XDGDirectories
     {
-        func absolute(_ name: String) -> URL? {
+        func absolute(_ name: String) throws(VersolaError) -> URL? {
             guard let value = environment[name], value.hasPrefix("/") else { return nil }
+            try requireIntact(value, name: name)
             return URL(fileURLWithPath: value, isDirectory: true)
         }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? passwordDatabaseHome()
-        let state = absolute("XDG_STATE_HOME") ?? home.map { URL(fileURLWithPath: $0 + "/.local/state", isDirectory: true) }
-        let config = absolute("XDG_CONFIG_HOME") ?? home.map { URL(fileURLWithPath: $0 + "/.config", isDirectory: true) }
+        func home() throws(VersolaError) -> String? {
+            guard let named = environment["HOME"], named.hasPrefix("/") else { return passwordDatabaseHome() }
+            try requireIntact(named, name: "HOME")
+            return named
+        }
+        func directory(_ name: String, under suffix: String) throws(VersolaError) -> URL? {
+            if let explicit = try absolute(name) { return explicit }
+            return try home().map { URL(fileURLWithPath: $0 + suffix, isDirectory: true) }
+        }
+        let state = try directory("XDG_STATE_HOME", under: "/.local/state")
+        let config = try directory("XDG_CONFIG_HOME", under: "/.config")
         guard let state, let config else {
             throw .configuration(.invalidConfiguration("no home directory: set HOME or XDG_STATE_HOME and XDG_CONFIG_HOME"))
         }
@@ -40,8 +49,22 @@ public struct XDGDirectories: Sendable, Hashable {
     }
 
     private static func passwordDatabaseHome() -> String? {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let path = String(cString: directory)
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir,
+            let path = String(validatingCString: directory)
+        else { return nil }
         return path.hasPrefix("/") ? path : nil
+    }
+
+    /// Refuses a directory whose name is not UTF-8. The environment reaches Swift decoded, each
+    /// invalid byte replaced by U+FFFD: the engine would use another directory than the one
+    /// named, and two different homes would become one (the second identity would get the
+    /// first one's session). A name really holding U+FFFD is refused as well.
+    /// - Throws: `.configuration(.invalidConfiguration)` naming the variable.
+    package static func requireIntact(_ path: String, name: String) throws(VersolaError) {
+        guard path.unicodeScalars.contains("\u{FFFD}") else { return }
+        throw .configuration(
+            .invalidConfiguration(
+                "\(name) is not valid UTF-8 (or holds U+FFFD): versola cannot use that directory; "
+                    + "set \(name) to a directory whose name is UTF-8"))
     }
 }

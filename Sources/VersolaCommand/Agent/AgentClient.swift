@@ -22,11 +22,14 @@ public struct AgentClient: Sendable {
     }
 
     /// Sends `request` and returns the reply; nil only when the request could not be
-    /// delivered (no agent, or writing to it failed), so the caller may run the command itself.
+    /// delivered (no agent, writing to it failed, or it is larger than the agent reads,
+    /// ``AgentLimits/maximumRequestBytes``), so the caller may run the command itself.
     /// Once delivered, a lost answer (the agent died or was killed meanwhile) is a `recoverable`
     /// failure, never nil: the agent may have done the work, and it must not be done twice (R9).
     /// - Parameter start: start the agent when none is listening.
     public func send(_ request: AgentRequest, start: Bool = true) -> AgentReply? {
+        // Larger than the agent reads (an HTTP body for `versola request`): run here instead.
+        guard request.line.count <= AgentLimits.maximumRequestBytes else { return nil }
         guard let connection = connect(start: start) else { return nil }
         defer { close(connection) }
         guard UnixSocket.write(request.line, to: connection) else { return nil }

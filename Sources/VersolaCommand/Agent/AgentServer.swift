@@ -36,6 +36,12 @@ public final class AgentServer: Sendable {
         var connections = 0
         /// Open `watch` streams, by descriptor.
         var watchers: Set<Int32> = []
+        /// Connections whose request is still being read, with the order they came in: the
+        /// oldest is closed when a new one needs room (``AgentLimits/maximumConnections``).
+        var reading: [Int32: UInt64] = [:]
+        var arrivals: UInt64 = 0
+        /// Connections closed to make room, no longer counted, whose thread is leaving.
+        var dropped: Set<Int32> = []
         var lastActivity = ContinuousClock.now
         var stopping = false
     }
@@ -135,28 +141,64 @@ public final class AgentServer: Sendable {
         }
     }
 
-    /// Answers `connection` on a thread of its own, from a process of this user only.
+    /// Answers `connection` on a thread of its own, from a process of this user only, within
+    /// ``AgentLimits``.
     private func start(_ connection: Int32) {
         _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
         guard UnixSocket.peerUID(connection) == getuid() else {
             close(connection)
             return
         }
-        activity.withLock {
-            $0.connections += 1
-            $0.lastActivity = .now
+        UnixSocket.limitWrites(connection, to: AgentLimits.writeTimeout)
+        guard admit(connection) else {
+            UnixSocket.write(AgentReply.failure(Self.busy).line, to: connection)
+            close(connection)
+            return
         }
         let thread = Thread { [self] in
             self.serve(connection)
-            close(connection)
+            // Counted out before the descriptor is closed, so a new connection given the same
+            // number is never mistaken for this one.
             self.activity.withLock {
-                $0.connections -= 1
+                if $0.dropped.remove(connection) == nil { $0.connections -= 1 }
+                $0.reading[connection] = nil
                 $0.lastActivity = .now
             }
+            close(connection)
         }
         thread.stackSize = 512 * 1024
         thread.start()
     }
+
+    /// Counts `connection` in; when ``AgentLimits/maximumConnections`` are open, the oldest
+    /// still sending its request is closed for it. False when none can make room.
+    private func admit(_ connection: Int32) -> Bool {
+        let (admitted, dropped) = activity.withLock { state -> (Bool, Int32?) in
+            var dropped: Int32?
+            if state.connections >= AgentLimits.maximumConnections {
+                guard let oldest = state.reading.min(by: { $0.value < $1.value })?.key else { return (false, nil) }
+                state.reading[oldest] = nil
+                state.dropped.insert(oldest)
+                state.connections -= 1
+                dropped = oldest
+            }
+            state.connections += 1
+            state.arrivals += 1
+            state.reading[connection] = state.arrivals
+            state.lastActivity = .now
+            return (true, dropped)
+        }
+        // Its thread reads the end of stream, closes it and leaves.
+        if let dropped { shutdown(dropped, Int32(SHUT_RDWR)) }
+        return admitted
+    }
+
+    /// Told to a caller when every connection is being answered.
+    static let busy = VersolaError.recoverable(
+        .network(
+            NetworkFailure(
+                kind: .couldNotConnect, requestBytesWritten: false,
+                origin: "the versola agent (\(AgentLimits.maximumConnections) connections busy; try again)")))
 
     /// Ends the watch streams and waits (bounded) until every accepted connection is answered
     /// and closed, those whose request has not been read yet included.
@@ -189,7 +231,14 @@ public final class AgentServer: Sendable {
     /// Answers the one request of `connection` (or streams states for `watch`).
     private func serve(_ connection: Int32) {
         var pending: [UInt8] = []
-        guard let line = UnixSocket.readLine(from: connection, pending: &pending) else { return }
+        let line = UnixSocket.readLine(
+            from: connection, pending: &pending, limit: AgentLimits.maximumRequestBytes,
+            deadline: .now + AgentLimits.requestDeadline)
+        let dropped = activity.withLock { state -> Bool in
+            state.reading[connection] = nil
+            return state.dropped.contains(connection)
+        }
+        guard let line, !dropped else { return }
         guard let request = AgentRequest(line: line) else {
             UnixSocket.write(
                 AgentReply.failure(.configuration(.invalidConfiguration("malformed agent request"))).line, to: connection)

@@ -106,9 +106,12 @@ enum UnixSocket {
         return true
     }
 
-    /// Reads bytes up to (not including) the next newline. Nil at end of stream or past the
-    /// size cap. `pending` keeps bytes read beyond the line for the next call.
-    static func readLine(from descriptor: Int32, pending: inout [UInt8]) -> [UInt8]? {
+    /// Reads bytes up to (not including) the next newline. Nil at end of stream, past `limit`
+    /// bytes, or at `deadline`. `pending` keeps bytes read beyond the line for the next call.
+    static func readLine(
+        from descriptor: Int32, pending: inout [UInt8], limit: Int = maximumLineLength,
+        deadline: ContinuousClock.Instant? = nil
+    ) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -116,7 +119,8 @@ enum UnixSocket {
                 pending.removeSubrange(...newline)
                 return line
             }
-            if pending.count > maximumLineLength { return nil }
+            if pending.count > limit { return nil }
+            if let deadline, !readable(descriptor, before: deadline) { return nil }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -125,5 +129,24 @@ enum UnixSocket {
             if count == 0 { return nil }
             pending += chunk[0..<count]
         }
+    }
+
+    /// Waits until `descriptor` can be read (or is closed); false once `deadline` passed.
+    private static func readable(_ descriptor: Int32, before deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(ErrorReport.milliseconds(left), 60_000)) + 1)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return true }  // recv reports the failure
+        }
+    }
+
+    /// Bounds each send on `descriptor` to `timeout` (a caller that stops reading).
+    static func limitWrites(_ descriptor: Int32, to timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 }

@@ -64,7 +64,7 @@ enum LoginCommandSpecs {
     /// `--passphrase-fd N`, shared by login and unlock.
     static let passphraseDescriptor = FlagSpec(
         ["--passphrase-fd"], value: "N",
-        help: "read the passphrase from file descriptor N (one line) instead of the terminal; also VERSOLA_PASSPHRASE_FD")
+        help: "read the passphrase from file descriptor N (a file whole, else one line) instead of the terminal; also VERSOLA_PASSPHRASE_FD")
 
     static let unlock = CommandSpec(
         .unlock, summary: "unlock a locked session: give the passphrase, or look at the keyring again",

@@ -9,7 +9,7 @@ import VersolaCrypto
 struct ProfileStorage: Sendable {
     /// Asks for a passphrase profile's passphrase; `isNew` when none is set yet (the first
     /// login sets it). Nil leaves the profile locked.
-    typealias PassphraseSupplier = @Sendable (_ profile: String, _ isNew: Bool) async -> String?
+    typealias PassphraseSupplier = @Sendable (_ profile: String, _ isNew: Bool) async -> Passphrase?
 
     /// The profile's store.
     let store: FileSessionStore
@@ -18,7 +18,7 @@ struct ProfileStorage: Sendable {
     /// The passphrase source, for a passphrase profile.
     let passphraseSource: PassphraseKeySource?
     /// The passphrase this process was given, once it unlocked the source (to hand to the agent).
-    let givenPassphrase: @Sendable () -> String?
+    let givenPassphrase: @Sendable () -> Passphrase?
 
     /// Opens `profile` under `directories`; with `passphrase`, a locked passphrase source asks it
     /// once, when a key is first needed (nothing is asked for a profile with nothing stored).
@@ -47,14 +47,14 @@ struct ProfileStorage: Sendable {
 private final class AskingKeySource: KeySource, Sendable {
     private let source: PassphraseKeySource
     private let ask: ProfileStorage.PassphraseSupplier
-    private let state = Mutex<(asked: Bool, given: String?)>((false, nil))
+    private let state = Mutex<(asked: Bool, given: Passphrase?)>((false, nil))
 
     init(source: PassphraseKeySource, ask: @escaping ProfileStorage.PassphraseSupplier) {
         self.source = source
         self.ask = ask
     }
 
-    var given: String? { state.withLock { $0.given } }
+    var given: Passphrase? { state.withLock { $0.given } }
 
     func dataKey() async throws(VersolaError) -> SymmetricKey {
         if await source.isLocked, state.withLock({ state in defer { state.asked = true }; return !state.asked }) {

@@ -57,7 +57,8 @@ public enum CommandRunner {
             let request = AgentRequest(.logout, profile: context.profile, arguments: ["endSession": .bool(options.endSession)])
             // An agent holding the session must drop it; none is started just to sign out.
             let result = try await call(request, context, startAgent: false)
-            context.console.out(global.json ? result.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
+            let shown = EndSessionPage.shown(result)
+            context.console.out(global.json ? shown.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
             await EndSessionPage.show(result, context: context)
         case .unlock(let options):
             try await UnlockCommand(context: context, options: options).run()
@@ -83,7 +84,10 @@ public enum CommandRunner {
         async throws(CommandFailure) -> JSONValue
     {
         var request = request
-        if request.directories == nil { request.directories = try? context.directories() }
+        if request.directories == nil {
+            // A home the engine cannot use (not UTF-8) is an error here, never the agent's own home.
+            do throws(VersolaError) { request.directories = try context.directories() } catch { throw .versola(error) }
+        }
         let reply: AgentReply
         if let client = context.agentClient(), let answer = client.send(request, start: startAgent) {
             reply = answer
@@ -120,11 +124,11 @@ public enum CommandRunner {
 
     /// Hands a passphrase profile's passphrase to the agent (starting it when needed), which
     /// then keeps the profile unlocked (S10) until it exits.
-    static func handPassphrase(_ passphrase: String, _ context: CommandContext) {
+    static func handPassphrase(_ passphrase: Passphrase, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
         let request = AgentRequest(
             .unlock, profile: context.profile, directories: try? context.directories(),
-            arguments: ["passphrase": .string(passphrase)])
+            arguments: PassphraseArguments.encode(passphrase))
         _ = client.send(request, start: true)
     }
 
@@ -146,7 +150,9 @@ public enum CommandRunner {
                 return false
             }
         }
-        let request = AgentRequest(.watch, profile: context.profile, directories: try? context.directories())
+        let directories: XDGDirectories
+        do throws(VersolaError) { directories = try context.directories() } catch { throw .versola(error) }
+        let request = AgentRequest(.watch, profile: context.profile, directories: directories)
         if let client = context.agentClient(), client.stream(request, receive: print) {
             if let failure { throw .versola(failure) }
             return

@@ -16,12 +16,43 @@ enum DeviceLoginText {
         text += "  \(TerminalText.visible(prompt.verificationURI))\n"
         text += "and enter the code:\n"
         text += "  \(TerminalText.visible(prompt.userCode))\n"
-        if let complete = prompt.verificationURIComplete {
+        switch completePage(prompt) {
+        case .shown(let complete):
             text += "Or open this page, which already holds the code:\n"
             text += "  \(TerminalText.visible(complete))\n"
+        case .otherHost(let host):
+            text += "(The provider also named a page holding the code on another host, \(TerminalText.visible(host)), "
+            text += "than the page above; it is not shown: use the page above.)\n"
+        case .notHTTPS:
+            text += "(The provider also named a page holding the code that is not https; it is not shown.)\n"
+        case nil:
+            break
         }
         text += "The code expires \(expiry(prompt.expiresAt, now: now)). Waiting here for the approval; Ctrl-C cancels.\n"
         return text
+    }
+
+    /// What becomes of the provider's `verification_uri_complete`.
+    enum CompletePage: Equatable {
+        /// An https page (http only on loopback) on the host of `verification_uri`.
+        case shown(String)
+        /// A page on another host than `verification_uri` (named): a provider's answer could
+        /// send the person to a look-alike that asks for their password.
+        case otherHost(String)
+        /// Not https (`javascript:`, `http:`, `data:` …): never shown.
+        case notHTTPS
+    }
+
+    /// Whether the page that holds the code is shown: only https (plain http only on
+    /// loopback) and only on the host of `verification_uri`. Nil when there is none.
+    static func completePage(_ prompt: DeviceAuthorizationPrompt) -> CompletePage? {
+        guard let complete = prompt.verificationURIComplete else { return nil }
+        guard let url = URL(string: complete), let origin = Origin(url: url),
+            origin.scheme == "https" || (origin.scheme == "http" && origin.isLoopback)
+        else { return .notHTTPS }
+        let main = URL(string: prompt.verificationURI).flatMap { Origin(url: $0) }
+        guard let main, main.host.lowercased() == origin.host.lowercased() else { return .otherHost(origin.host) }
+        return .shown(complete)
     }
 
     /// Why the device flow was chosen without `--device`.

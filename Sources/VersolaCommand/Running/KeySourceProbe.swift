@@ -31,7 +31,7 @@ enum KeySourceProbe {
     /// - Throws: `.recoverable(.unlockRequired)` for a wrong passphrase or a keyring still
     ///   locked; `.configuration(.invalidConfiguration)` for a passphrase given to a profile that
     ///   has none, and whatever the key source throws.
-    static func unlock(_ session: Session, storage: ProfileStorage, passphrase: String?, profile: String)
+    static func unlock(_ session: Session, storage: ProfileStorage, passphrase: Passphrase?, profile: String)
         async throws(VersolaError)
     {
         if let passphrase {

@@ -116,7 +116,7 @@ struct LoginCommand {
     /// `versola token` serves it at once (and at all, for a provider without refresh tokens);
     /// a passphrase profile's passphrase goes first, so the agent can open the session.
     /// Returns a note for a session that will need a new login when its access token expires.
-    static func handOver(_ session: Session, context: CommandContext, passphrase: String? = nil) async -> String? {
+    static func handOver(_ session: Session, context: CommandContext, passphrase: Passphrase? = nil) async -> String? {
         if let passphrase { CommandRunner.handPassphrase(passphrase, context) }
         CommandRunner.reloadAgent(context)
         guard let token = await session.heldAccessToken(), let idToken = await session.idToken() else { return nil }

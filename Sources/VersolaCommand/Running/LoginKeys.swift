@@ -6,7 +6,7 @@ import Versola
 /// session's key lives.
 struct LoginKeys: Sendable {
     /// The passphrase given, for a passphrase profile: handed to the agent after the login.
-    let passphrase: String?
+    let passphrase: Passphrase?
     /// The passphrase file this login created (the first passphrase of the profile).
     private let createdPassphraseFile: String?
     /// The profile's record file.

@@ -33,6 +33,11 @@ public actor SessionHost {
     }
 
     private var entries: [Location: Entry] = [:]
+    /// When each location was last asked for (a counter), to drop the least recently used.
+    private var lastUse: [Location: UInt64] = [:]
+    private var uses: UInt64 = 0
+    /// How many locations keep a session (``AgentLimits/maximumSessions`` in the agent).
+    private let capacity: Int
     private var forwarders: [Location: Task<Void, Never>] = [:]
     private var watchers: [Location: [UUID: AsyncStream<SessionState>.Continuation]] = [:]
     private var lastBroadcast: [Location: SessionState] = [:]
@@ -42,10 +47,16 @@ public actor SessionHost {
     ///   - engine: the engine environment for new sessions (the system's when nil).
     ///   - passphrase: asks for a passphrase profile's passphrase when a key is first needed (a
     ///     command's own host); nil for the agent, which waits for `versola unlock`.
-    init(environment: [String: String], engine: EngineEnvironment? = nil, passphrase: ProfileStorage.PassphraseSupplier?) {
+    ///   - capacity: how many locations keep a session; past it the least recently used one
+    ///     without watchers is dropped.
+    init(
+        environment: [String: String], engine: EngineEnvironment? = nil, passphrase: ProfileStorage.PassphraseSupplier?,
+        capacity: Int = AgentLimits.maximumSessions
+    ) {
         self.environment = environment
         self.engine = engine
         self.passphrase = passphrase
+        self.capacity = max(1, capacity)
     }
 
     /// Creates a host that asks for no passphrase (as the agent: a passphrase profile stays
@@ -66,7 +77,12 @@ public actor SessionHost {
 
     /// The location a request speaks for.
     public func location(of request: AgentRequest) throws(VersolaError) -> Location {
-        if let directories = request.directories { return Location(directories: directories, profile: request.profile) }
+        if let directories = request.directories {
+            // A caller's paths that are not UTF-8 reach here as U+FFFD: never one home for two.
+            try XDGDirectories.requireIntact(directories.stateHome.path, name: "XDG_STATE_HOME")
+            try XDGDirectories.requireIntact(directories.configHome.path, name: "XDG_CONFIG_HOME")
+            return Location(directories: directories, profile: request.profile)
+        }
         return Location(directories: try XDGDirectories.current(environment: environment), profile: request.profile)
     }
 
@@ -98,7 +114,7 @@ public actor SessionHost {
             let location = try location(of: request)
             let entry = try await entry(for: location)
             try await KeySourceProbe.unlock(
-                entry.session, storage: entry.storage, passphrase: request.arguments["passphrase"]?.string,
+                entry.session, storage: entry.storage, passphrase: PassphraseArguments.decode(request.arguments),
                 profile: location.profile)
             return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
         case .token:
@@ -126,16 +142,7 @@ public actor SessionHost {
         case .logout:
             let (session, _) = try await session(for: location(of: request))
             let ending = await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
-            var members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))]
-            switch ending {
-            case nil: break
-            case .opened(let url)?: members += [("endSession", "opened"), ("endSessionURL", .string(url))]
-            case .notOpened(let url)?: members += [("endSession", "notOpened"), ("endSessionURL", .string(url))]
-            case .unavailable(let error)?:
-                let problem: String
-                if case .configuration(let detail) = error, let reason = detail.reason { problem = reason } else { problem = "\(error)" }
-                members += [("endSession", "unavailable"), ("endSessionProblem", .string(problem))]
-            }
+            let members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))] + EndSessionPage.members(for: ending)
             return .object(JSONObject(members))
         }
     }
@@ -152,6 +159,8 @@ public actor SessionHost {
     private func entry(for location: Location) async throws(VersolaError) -> Entry {
         let files = ProfileFiles(configHome: location.directories.configHome.path)
         let settings = try files.require(location.profile)
+        uses += 1
+        lastUse[location] = uses
         if let entry = entries[location], entry.settings == settings {
             // Another request may be restoring it right now: share that session (T2).
             await entry.ready.value
@@ -167,10 +176,31 @@ public actor SessionHost {
         let ready = Task { await session.start() }
         let entry = Entry(session: session, settings: settings, storage: storage, ready: ready)
         entries[location] = entry
+        dropLeastRecentlyUsed(keeping: location)
         install(session, for: location)
         await ready.value
         return entry
     }
+
+    /// Keeps at most `capacity` sessions: the least recently used without a watcher goes,
+    /// with its forwarder; the session's store watcher (a thread, a pipe, an inotify
+    /// instance) stops once the last request using it is answered. A session holding only an
+    /// access token in memory loses it (the next request refreshes).
+    private func dropLeastRecentlyUsed(keeping kept: Location) {
+        while entries.count > capacity {
+            let idle = entries.keys.filter { $0 != kept && watchers[$0, default: [:]].isEmpty }
+            guard let oldest = idle.min(by: { lastUse[$0, default: 0] < lastUse[$1, default: 0] }) else { return }
+            entries[oldest] = nil
+            lastUse[oldest] = nil
+            forwarders[oldest]?.cancel()
+            forwarders[oldest] = nil
+            lastBroadcast[oldest] = nil
+            watchers[oldest] = nil
+        }
+    }
+
+    /// How many locations keep a session now.
+    var sessionCount: Int { entries.count }
 
     private func install(_ session: Session, for location: Location) {
         forwarders[location]?.cancel()
@@ -209,6 +239,7 @@ public actor SessionHost {
 
     private func stopWatching(_ identifier: UUID, location: Location) {
         watchers[location]?[identifier] = nil
+        if watchers[location]?.isEmpty == true { watchers[location] = nil }
     }
 
     /// The status object of the request's profile with `state` as the state (a watched change).

@@ -41,7 +41,8 @@ struct UnlockCommand {
                             "profile '\(profile)' has no passphrase yet: sign in first (versola login\(flag)), which sets it"))
                 }
                 let descriptor = PassphraseInput.descriptor(flag: options.passphraseDescriptor, environment: context.environment)
-                arguments["passphrase"] = .string(try await PassphraseInput.read(profile: profile, isNew: false, descriptor: descriptor))
+                let passphrase = try await PassphraseInput.read(profile: profile, isNew: false, descriptor: descriptor)
+                for member in PassphraseArguments.encode(passphrase) { arguments[member.name] = member.value }
             }
         } catch {
             throw .versola(error)

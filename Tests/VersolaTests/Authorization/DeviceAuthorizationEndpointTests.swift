@@ -59,6 +59,15 @@ import VersolaHTTP
         #expect(older.verificationURI == "https://x/old")
     }
 
+    @Test("A14: a 68-year expires_in is waited for an hour at most")
+    func expiryIsBounded() throws {
+        let huge = try read(#"{"device_code":"d","user_code":"u","verification_uri":"https://x/v","expires_in":2147483647}"#).get()
+        #expect(huge.expiresIn == DeviceAuthorizationEndpoint.longestLifetime)
+        #expect(DeviceAuthorizationEndpoint.longestLifetime == 3600)
+        let hour = try read(#"{"device_code":"d","user_code":"u","verification_uri":"https://x/v","expires_in":3599}"#).get()
+        #expect(hour.expiresIn == 3599)
+    }
+
     @Test(
         "A14 E8: an answer without a required member is a server failure, never a crash",
         arguments: [

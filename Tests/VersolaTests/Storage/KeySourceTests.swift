@@ -168,4 +168,28 @@ import VersolaTesting
         let explicit = try XDGDirectories.current(environment: ["XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "/c"])
         #expect(explicit.stateHome.path == "/s" && explicit.configHome.path == "/c")
     }
+
+    @Test("L3 S11: a home whose name is not UTF-8 is refused, never taken for another (two such homes were one)")
+    func nonUTF8HomesAreRefused() throws {
+        // What the environment's bytes become in Swift: each invalid byte is U+FFFD, so
+        // "/h/\u{80}" and "/h/\u{ff}" both read "/h/\u{FFFD}".
+        let first = String(decoding: Array("/h/".utf8) + [0x80], as: UTF8.self)
+        let second = String(decoding: Array("/h/".utf8) + [0xFF], as: UTF8.self)
+        #expect(first == second)
+        for name in ["XDG_STATE_HOME", "XDG_CONFIG_HOME"] {
+            for value in [first, second] {
+                var environment = ["HOME": "/home/ana", "XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "/c"]
+                environment[name] = value
+                #expect(throws: VersolaError.configuration(.invalidConfiguration(
+                    "\(name) is not valid UTF-8 (or holds U+FFFD): versola cannot use that directory; "
+                        + "set \(name) to a directory whose name is UTF-8"))) {
+                    try XDGDirectories.current(environment: environment)
+                }
+            }
+        }
+        #expect(throws: VersolaError.self) { try XDGDirectories.current(environment: ["HOME": first]) }
+        // A HOME that is not used does not matter.
+        let unused = try XDGDirectories.current(environment: ["HOME": first, "XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "/c"])
+        #expect(unused.stateHome.path == "/s")
+    }
 }

@@ -96,7 +96,7 @@ import VersolaTesting
         let second = try await source.dataKey()
         #expect(first == second)
         let arguments = try String(contentsOfFile: directory.file("secret.args"), encoding: .utf8)
-        #expect(arguments == "store --label=Versola session key (team) application versola profile team\n")
+        #expect(arguments == "store --label=Versola session key (team) -- application versola profile team\n")
     }
 
     @Test func theToolRunsInTheCLocaleWithTheGivenBus() async throws {
@@ -178,6 +178,20 @@ import VersolaTesting
         let directory = try TemporaryDirectory()
         let source = try FakeTool(directory, mode: "noservice").source()
         await expectInvalidConfiguration(containing: "apt install gnome-keyring") { () throws(VersolaError) in
+            try await source.dataKey()
+        }
+    }
+
+    @Test("E4: a profile named like an option is an attribute value to the real secret-tool, never its --help")
+    func profileNamedLikeAnOption() async throws {
+        let tool = URL(fileURLWithPath: "/usr/bin/secret-tool")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            Issue.record("secret-tool is not installed (libsecret-tools), so this was not tested")
+            return
+        }
+        // No bus: the real tool must try to reach one, not print its usage (which read as a foreign item).
+        let source = try SecretServiceKeySource(profile: "--help", tool: tool, environment: ["PATH": "/usr/bin:/bin"])
+        await expectInvalidConfiguration(containing: "no D-Bus session bus") { () throws(VersolaError) in
             try await source.dataKey()
         }
     }

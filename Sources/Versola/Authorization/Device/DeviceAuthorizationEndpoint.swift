@@ -70,6 +70,10 @@ package struct DeviceAuthorizationEndpoint: Sendable {
             scope: scope, dpopThumbprint: dpopKey?.thumbprint, createdAt: now)
     }
 
+    /// The longest a device code is waited for, in seconds, whatever `expires_in` says (RFC
+    /// 8628's example is 1800 s; providers use 300 to 1800).
+    static let longestLifetime: Int64 = 3600
+
     /// The members of a device authorization answer (RFC 8628 §3.2).
     struct Answer: Equatable {
         var deviceCode: String
@@ -82,7 +86,8 @@ package struct DeviceAuthorizationEndpoint: Sendable {
 
     /// Reads a 2xx answer. `verification_url` is read when `verification_uri` is absent (the
     /// name in drafts before RFC 8628, still sent by some providers). An `interval` of 0 is read
-    /// as 1 second, so that polling never spins; a missing one is 5 seconds.
+    /// as 1 second, so that polling never spins; a missing one is 5 seconds. An `expires_in`
+    /// above ``longestLifetime`` is read as that.
     static func read(_ response: HTTPResponse, budget: OperationBudget) throws(VersolaError) -> Answer {
         func unusable(_ reason: String) -> VersolaError {
             .recoverable(
@@ -109,8 +114,10 @@ package struct DeviceAuthorizationEndpoint: Sendable {
             guard let text = value.string else { throw unusable("has a verification_uri_complete that is not a string") }
             complete = text.isEmpty ? nil : text
         }
-        guard let expiresValue = object["expires_in"], let expiresIn = TokenResponse.seconds(expiresValue), expiresIn > 0
+        guard let expiresValue = object["expires_in"], let offered = TokenResponse.seconds(expiresValue), offered > 0
         else { throw unusable("has no positive expires_in") }
+        // A provider's word is not a reason to wait for years: at most an hour.
+        let expiresIn = min(offered, longestLifetime)
         var interval = PendingDeviceAuthorization.defaultInterval
         if let value = object["interval"], !value.isNull {
             guard let seconds = TokenResponse.seconds(value), seconds <= 3600 else {
