@@ -146,8 +146,9 @@ def provider_configuration(issuer, redirect_uri, client_id, dpop, par):
         "session_params": {"encrypter": {"kwargs": {"keys": {"key_defs": [
             {"type": "OCT", "use": ["enc"], "kid": "password"},
             {"type": "OCT", "use": ["enc"], "kid": "salt"}]}}}},
+        # scopes_supported is idpyoidc's own (it leaves offline_access out): the client asks
+        # for offline_access explicitly, and A12 sends what the caller gave as given.
         "preference": {"subject_types_supported": ["public"],
-                       "scopes_supported": ["openid", "profile", "email", "offline_access"],
                        "code_challenge_methods_supported": ["S256"],
                        "grant_types_supported": ["authorization_code", "refresh_token"]},
         "client_db": None,
