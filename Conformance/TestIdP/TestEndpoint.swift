@@ -25,6 +25,10 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
     case resource
     /// The provider's administration API (fault plans, the request log); never faulted.
     case admin
+    /// RFC 7591 dynamic client registration.
+    case registration
+    /// A protected resource's RFC 9728 metadata, on the resource server's origin.
+    case resourceMetadata
 
     /// Where an RFC 8414 server's metadata is, before the issuer's path (A16).
     static let oauthMetadataPath = "/.well-known/oauth-authorization-server"
@@ -44,6 +48,8 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
         case .deviceVerification: "/device"
         case .resource: "/resource"
         case .admin: "/_admin"
+        case .registration: "/register"
+        case .resourceMetadata: "/.well-known/oauth-protected-resource"
         }
     }
 }

@@ -104,6 +104,8 @@ extension TestProvider {
         for name in configuration.requiredAuthorizationParameters where (parameters[name] ?? "").isEmpty {
             throw refuse("invalid_request", "\(name) is required")
         }
+        let (resource, resourceRefusal) = checkedResource(parameters["resource"])
+        if let resourceRefusal { throw refuse("invalid_target", resourceRefusal) }
         if configuration.requireConsentForOfflineAccess, scope.split(separator: " ").contains("offline_access"),
             !(parameters["prompt"] ?? "").split(separator: " ").contains("consent")
         {
@@ -131,7 +133,7 @@ extension TestProvider {
             clientID: client.id, redirectURI: redirectURI, scope: scope, state: state, nonce: parameters["nonce"],
             codeChallenge: challenge, dpopThumbprint: boundThumbprint ?? dpopThumbprint,
             acrValues: parameters["acr_values"], maxAge: maxAge, prompt: parameters["prompt"],
-            offline: configuration.refreshTokenParameter.map { Self.carries(parameters, $0) } ?? true)
+            offline: configuration.refreshTokenParameter.map { Self.carries(parameters, $0) } ?? true, resource: resource)
     }
 
     /// Whether the parameters carry `NAME=VALUE`.

@@ -17,6 +17,7 @@ extension TestProvider {
             document["end_session_endpoint"] = .string(url(of: .endSession))
         }
         document["revocation_endpoint"] = .string(url(of: .revocation))
+        if configuration.dynamicRegistration { document["registration_endpoint"] = .string(url(of: .registration)) }
         if configuration.advertisePushedAuthorizationRequests {
             document["pushed_authorization_request_endpoint"] = .string(url(of: .par))
         }

@@ -162,6 +162,16 @@ extension TestProvider {
     // MARK: The protected resource
 
     func resource(_ request: HTTPServerRequest, url: String) -> HTTPServerAction {
+        // A protected resource with RFC 9728 metadata names it in its 401s, and accepts only
+        // tokens bound to itself (RFC 8707: the audience).
+        if let protected = protectedResource(atPath: request.path) {
+            guard request.headers["Authorization"] != nil else { return resourceMetadataChallenge(for: protected, error: nil) }
+            if case .granted(let record) = authenticate(request, url: url, endpoint: .resource),
+                record.resource != protected
+            {
+                return resourceMetadataChallenge(for: protected, error: "invalid_token")
+            }
+        }
         switch authenticate(request, url: url, endpoint: .resource) {
         case .refused(let action): return action
         case .granted(let record):
@@ -175,6 +185,7 @@ extension TestProvider {
                 return stepUpChallenge(scheme: scheme, acrValues: required, maxAge: nil)
             }
             var answer: JSONObject = ["resource": "ok", "sub": .string(record.subject), "method": .string(request.method)]
+            if let audience = record.resource { answer["aud"] = .string(audience) }
             if let acr = record.acr { answer["acr"] = .string(acr) }
             return jsonAnswer(.object(answer), headers: nonceHeader(for: .resource))
         }

@@ -59,11 +59,14 @@ extension TestProvider {
         if let bound, bound != thumbprint {
             return oauthError("invalid_grant", "the DPoP key differs from the one the authorization was bound to")
         }
+        if configuration.requireResourceIndicator, form["resource"] != record.request.resource {
+            return oauthError("invalid_target", "resource must name the resource the authorization was for")
+        }
         return mintTokens(
             client: client, scope: record.request.scope, thumbprint: thumbprint, acr: record.request.acrValues?
                 .split(separator: " ").first.map(String.init),
             authTime: record.authTime, nonce: record.request.nonce, family: record.family, endpoint: .token,
-            refreshToken: record.request.offline ? .new : .none)
+            refreshToken: record.request.offline ? .new : .none, resource: record.request.resource)
     }
 
     private func refresh(_ request: HTTPServerRequest, form: [String: String], client: TestClient, url: String)
@@ -93,11 +96,14 @@ extension TestProvider {
         if let bound = record.dpopThumbprint, bound != thumbprint {
             return oauthError("invalid_grant", "the refresh token is bound to another DPoP key")
         }
+        if configuration.requireResourceIndicator, form["resource"] != record.resource {
+            return oauthError("invalid_target", "resource must name the resource the grant is for")
+        }
         if configuration.rotateRefreshTokens { refreshTokens[presented]?.rotated = true }
         return mintTokens(
             client: client, scope: record.scope, thumbprint: record.dpopThumbprint ?? thumbprint, acr: record.acr,
             authTime: record.authTime, nonce: nil, family: record.family, endpoint: .token,
-            refreshToken: configuration.rotateRefreshTokens ? .new : .none)
+            refreshToken: configuration.rotateRefreshTokens ? .new : .none, resource: record.resource)
     }
 
     /// The answer of an `oauthError` fault armed on the token endpoint, whatever its code
@@ -130,24 +136,26 @@ extension TestProvider {
 
     func mintTokens(
         client: TestClient, scope: String, thumbprint: String?, acr: String?, authTime: Date, nonce: String?,
-        family: String, endpoint: TestEndpoint, alwaysIDToken: Bool = false, refreshToken issue: RefreshTokenIssue = .new
+        family: String, endpoint: TestEndpoint, alwaysIDToken: Bool = false, refreshToken issue: RefreshTokenIssue = .new,
+        resource: String? = nil
     ) -> HTTPServerAction {
         let lifetime = configuration.accessTokenLifetime
         let accessToken = configuration.jwtAccessTokens
             ? mintAccessTokenJWT(client: client, scope: scope, thumbprint: thumbprint, lifetime: lifetime) : opaqueValue()
         accessTokens[accessToken] = AccessTokenRecord(
             subject: configuration.user.subject, clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr,
-            expiresAt: now() + TimeInterval(lifetime), family: family)
+            expiresAt: now() + TimeInterval(lifetime), family: family, resource: resource)
         var answer = JSONObject()
         answer["access_token"] = .string(accessToken)
         let bearerFault = thumbprint != nil && takeFault(.token, .bearerTokenType)
         answer["token_type"] = .string(thumbprint == nil || bearerFault ? "Bearer" : "DPoP")
         answer["expires_in"] = .integer(Int64(lifetime))
         answer["scope"] = .string(scope)
-        if configuration.issueRefreshTokens, issue == .new {
+        if configuration.issueRefreshTokens, issue == .new, client.refreshAllowed {
             let refreshToken = opaqueValue()
             refreshTokens[refreshToken] = RefreshTokenRecord(
-                clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr, authTime: authTime, family: family)
+                clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr, authTime: authTime, family: family,
+                resource: resource)
             answer["refresh_token"] = .string(refreshToken)
         }
         // An ID token answers `openid` only: a plain OAuth 2.0 grant gets none (A16).

@@ -173,12 +173,18 @@ public actor TestProvider {
         case .deviceVerification: return deviceVerification(request)
         case .resource: return missingUserAgent(request) ?? resource(request, url: url)
         case .admin: return admin(request)
+        case .registration: return register(request)
+        case .resourceMetadata: return protectedResourceMetadata(request)
         }
     }
 
     private func endpoint(forPath path: String, listener: Listener) -> TestEndpoint? {
         if listener == .resourceServer {
-            return path == TestEndpoint.resource.path ? .resource : nil
+            if path == TestEndpoint.resource.path || configuration.protectedResourcePaths.contains(path) { return .resource }
+            if !configuration.protectedResourcePaths.isEmpty, path.hasPrefix(TestEndpoint.resourceMetadata.path) {
+                return .resourceMetadata
+            }
+            return nil
         }
         // RFC 8414 §3.1: the metadata of an OAuth 2.0 server sits before the issuer's path.
         if path == TestEndpoint.oauthMetadataPath + routePath {
@@ -272,6 +278,11 @@ public actor TestProvider {
     // MARK: Helpers shared by the endpoints
 
     /// A fresh opaque value (codes, tokens, nonces): 256 random bits, base64url.
+    /// Registers a client (RFC 7591).
+    func addClient(_ client: TestClient) {
+        configuration.clients.append(client)
+    }
+
     func opaqueValue() -> String {
         Base64URL.encode(SecureRandom.bytes(32))
     }

@@ -17,6 +17,9 @@ public struct TestClient: Sendable, Hashable {
     public var allowsAnyLoopbackPort: Bool
     /// The algorithm of this client's ID tokens (RS256 or ES256).
     public var idTokenAlgorithm: SignatureAlgorithm
+    /// Whether the client may have refresh tokens (a registration without `refresh_token`
+    /// among its grant types may not).
+    public var refreshAllowed = true
 
     /// Creates a client.
     public init(
@@ -169,6 +172,22 @@ public struct TestProviderConfiguration: Sendable {
     public var tokenErrorsWithStatus200 = false
     /// Refuse resource and UserInfo requests without a `User-Agent` (403, as GitHub's API does).
     public var requireUserAgent = false
+
+    // MARK: Protected resources (RFC 9728, RFC 8707, RFC 7591; the MCP authorization rules)
+
+    /// Paths on the resource server's origin that are protected resources with RFC 9728
+    /// metadata at `/.well-known/oauth-protected-resource{path}`; a request without a token
+    /// gets `WWW-Authenticate: Bearer resource_metadata=…`. Empty: only `/resource`, without metadata.
+    public var protectedResourcePaths: [String] = []
+    /// Scopes a protected resource's metadata lists and its challenge names.
+    public var protectedResourceScopes = ["tools:read", "offline_access"]
+    /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
+    /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
+    /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.
+    public var dynamicRegistration = false
+    /// Require `resource` (RFC 8707) in the authorization request and every token request, naming
+    /// one of the protected resources; tokens are bound to it and accepted only there.
+    public var requireResourceIndicator = false
 
     /// The defaults.
     public init() {}

@@ -14,6 +14,8 @@ struct AuthorizationRequestRecord: Sendable {
     var prompt: String?
     /// Whether the code exchange may issue a refresh token (``TestProviderConfiguration/refreshTokenParameter``).
     var offline = true
+    /// The resource indicator (RFC 8707) the request named.
+    var resource: String?
 }
 
 /// An issued authorization code.
@@ -35,6 +37,8 @@ struct AccessTokenRecord: Sendable {
     var acr: String?
     var expiresAt: Date
     var family: String
+    /// The resource the token is bound to (RFC 8707), when one was named.
+    var resource: String?
 }
 
 /// An issued refresh token, one of a rotating family.
@@ -45,6 +49,8 @@ struct RefreshTokenRecord: Sendable {
     var acr: String?
     var authTime: Date
     var family: String
+    /// The resource the grant is bound to (RFC 8707).
+    var resource: String?
     /// Set once it was exchanged; presenting it again is reuse.
     var rotated = false
 }

@@ -31,6 +31,10 @@ extension ProviderMetadata {
             adjusted.prompt = "consent"
         }
         adjusted.scopes = scopes
+        // RFC 8707: a configuration bound to a resource names it in every request (A19).
+        if let resource = configuration.resource, !adjusted.resources.contains(resource) {
+            adjusted.resources.append(resource)
+        }
         adjusted.extra = configuration.extraAuthorizationParameters.merging(parameters.extra) { _, call in call }
         return adjusted
     }

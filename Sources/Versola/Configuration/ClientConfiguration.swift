@@ -31,6 +31,10 @@ public struct ClientConfiguration: Sendable, Hashable {
     /// Endpoints that replace the metadata's, or stand in for metadata the provider does not
     /// publish (A16, A18).
     public var endpoints = EndpointOverrides()
+    /// The protected resource the tokens are for (RFC 8707, A19): sent as `resource` in the
+    /// authorization request (and PAR) and in every token request, so each token is bound to
+    /// it. ``ResourceAuthorization`` sets it; nil (the default) sends none.
+    public var resource: String?
     /// Parameters added to every authorization request (A18), such as Google's
     /// `access_type=offline` or Auth0's `audience`; a name the engine sets itself is refused.
     public var extraAuthorizationParameters: [String: String] = [:]
@@ -119,6 +123,7 @@ public struct ClientConfiguration: Sendable, Hashable {
         }
         try redirect.validate()
         try endpoints.validate()
+        if let resource { try ProtectedResourceMetadata.validateResource(resource) }
         if let clientSecret, clientSecret.value.isEmpty {
             throw .configuration(.invalidConfiguration("the client secret is empty"))
         }

@@ -52,6 +52,9 @@ public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
     case slowDown
     /// The device code expired before the person answered (`expired_token`, RFC 8628 §3.5).
     case expiredToken
+    /// The resource asked for is unknown or not allowed to this client (`invalid_target`,
+    /// RFC 8707 §2).
+    case invalidTarget
     /// Any other code, as sent.
     case other(String)
 
@@ -64,7 +67,7 @@ public enum OAuthErrorCode: Sendable, Hashable, CustomStringConvertible {
         ("interaction_required", .interactionRequired), ("consent_required", .consentRequired),
         ("account_selection_required", .accountSelectionRequired), ("use_dpop_nonce", .useDPoPNonce),
         ("invalid_dpop_proof", .invalidDPoPProof), ("authorization_pending", .authorizationPending),
-        ("slow_down", .slowDown), ("expired_token", .expiredToken),
+        ("slow_down", .slowDown), ("expired_token", .expiredToken), ("invalid_target", .invalidTarget),
     ]
 
     /// The code for a wire value; exact and case-sensitive, as RFC 6749 defines the values.

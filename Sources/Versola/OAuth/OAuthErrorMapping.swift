@@ -14,6 +14,7 @@ extension OAuthErrorResponse {
     /// | `login_required`, `interaction_required`, `consent_required`, `account_selection_required` | `.reauthenticate(.interactionRequired)` |
     /// | `invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `unsupported_response_type` | `.configuration(.providerUnsupported)` |
     /// | `invalid_request` | `.configuration(.invalidConfiguration)` |
+    /// | `invalid_target` | `.configuration(.invalidConfiguration)`, naming the resource (RFC 8707) |
     /// | `expired_token` | `.recoverable(.pendingRequestExpired)` |
     /// | `server_error`, `temporarily_unavailable`, `use_dpop_nonce`, `invalid_dpop_proof`, `authorization_pending`, `slow_down`, any other | `.recoverable(.server)` with the status |
     ///
@@ -40,6 +41,11 @@ extension OAuthErrorResponse {
         case .invalidRequest:
             return .configuration(
                 .invalidConfiguration("the provider \(answered): it calls the request malformed", provider: providerError))
+        case .invalidTarget:
+            return .configuration(
+                .invalidConfiguration(
+                    "the provider \(answered): it does not issue tokens for the resource asked for; check --resource",
+                    provider: providerError))
         case .expiredToken:
             return .recoverable(.pendingRequestExpired)
         case .serverError, .temporarilyUnavailable, .useDPoPNonce, .invalidDPoPProof, .authorizationPending, .slowDown,

@@ -22,6 +22,8 @@ package struct TokenEndpoint: Sendable {
     let client: ClientAuthentication
     /// The provider workarounds applied to the answers.
     public let quirks: ProviderQuirks
+    /// The resource every token request names (RFC 8707, A19), when the client is bound to one.
+    var resource: String?
     private let sender: EndpointSender
 
     /// The client's `client_id`.
@@ -46,6 +48,7 @@ package struct TokenEndpoint: Sendable {
         self.init(
             url: metadata.tokenEndpoint, client: ClientAuthentication(configuration: configuration, metadata: metadata),
             sender: sender, quirks: configuration.providerQuirks)
+        resource = configuration.resource
     }
 
     /// Exchanges an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). Sent once, never
@@ -131,7 +134,11 @@ package struct TokenEndpoint: Sendable {
     private func send(
         _ form: FormBody, trailing: [FormBody.Field] = [], kind: OperationKind, budget: OperationBudget, dpopKey: DPoPKey?
     ) async throws(VersolaError) -> HTTPResponse {
-        try await sender.send(
+        var trailing = trailing
+        if let resource, !trailing.contains(where: { $0.name == "resource" }) {
+            trailing.append(FormBody.Field(name: "resource", value: resource))
+        }
+        return try await sender.send(
             client.request(to: url, form: form, trailing: trailing), kind: kind, budget: budget, dpopKey: dpopKey)
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+import VersolaHTTP
+import VersolaJOSE
+
+/// A protected resource and its authorization server as the current specifications have them
+/// (RFC 9728 metadata, RFC 8707 resource indicators, RFC 7591 registration, and the Model Context
+/// Protocol's authorization rules that combine them), for the resource-first sign-in (A19).
+extension TestProvider {
+    /// The identifiers of the protected resources: the resource server's origin and each path.
+    var protectedResources: [String] {
+        let base = resourceBaseURL ?? issuerOrigin
+        return configuration.protectedResourcePaths.map { base + $0 }
+    }
+
+    /// The identifier of the resource a request to `path` on the resource server reached.
+    func protectedResource(atPath path: String) -> String? {
+        protectedResources.first { $0.hasSuffix(path) && URLComponents(string: $0)?.path == path }
+    }
+
+    /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1).
+    func protectedResourceMetadata(_ request: HTTPServerRequest) -> HTTPServerAction {
+        let path = String(request.path.dropFirst(TestEndpoint.resourceMetadata.path.count))
+        guard let resource = protectedResource(atPath: path) else { return .respond(HTTPServerResponse(status: 404)) }
+        let document: JSONValue = [
+            "resource": .string(resource), "authorization_servers": [.string(issuer)],
+            "scopes_supported": .array(configuration.protectedResourceScopes.map { .string($0) }),
+            "bearer_methods_supported": ["header"],
+        ]
+        return jsonAnswer(document)
+    }
+
+    /// The 401 of a protected resource without a usable token (RFC 9728 §5.1).
+    func resourceMetadataChallenge(for resource: String, error: String?) -> HTTPServerAction {
+        let path = URLComponents(string: resource)?.path ?? ""
+        let base = String(resource.dropLast(path.count))
+        var parameters = [("resource_metadata", base + TestEndpoint.resourceMetadata.path + path)]
+        parameters.append(("scope", configuration.protectedResourceScopes.joined(separator: " ")))
+        if let error { parameters.append(("error", error)) }
+        let value = "Bearer " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
+        return .respond(HTTPServerResponse(status: 401, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
+    }
+
+    /// `POST /register` (RFC 7591 §3): a client as the request describes it, with the defaults
+    /// servers apply when a member is missing.
+    func register(_ request: HTTPServerRequest) -> HTTPServerAction {
+        guard configuration.dynamicRegistration else { return .respond(HTTPServerResponse(status: 404)) }
+        guard request.method == "POST", let json = try? JSONValue(parsing: request.body), case .object(let body) = json else {
+            return oauthError("invalid_client_metadata", "the body is not a JSON object")
+        }
+        let redirects = body["redirect_uris"]?.array?.compactMap(\.string) ?? []
+        guard !redirects.isEmpty, redirects.allSatisfy({ URL(string: $0)?.scheme != nil }) else {
+            return oauthError("invalid_redirect_uri", "redirect_uris is missing or malformed")
+        }
+        let method = body["token_endpoint_auth_method"]?.string ?? "client_secret_basic"
+        let grants = body["grant_types"]?.array?.compactMap(\.string) ?? ["authorization_code"]
+        var client = TestClient(
+            id: "dyn-" + opaqueValue().prefix(16), redirectURIs: redirects, allowsAnyLoopbackPort: false,
+            secret: method == "none" ? nil : opaqueValue())
+        client.refreshAllowed = grants.contains("refresh_token")
+        addClient(client)
+        var answer: JSONObject = [
+            "client_id": .string(client.id), "redirect_uris": .array(redirects.map { .string($0) }),
+            "grant_types": .array(grants.map { .string($0) }), "token_endpoint_auth_method": .string(method),
+            "client_id_issued_at": .integer(Int64(now().timeIntervalSince1970)),
+        ]
+        if let secret = client.secret {
+            answer["client_secret"] = .string(secret)
+            answer["client_secret_expires_at"] = 0
+        }
+        if let name = body["client_name"]?.string { answer["client_name"] = .string(name) }
+        return jsonAnswer(.object(answer), status: 201)
+    }
+
+    /// The resource a request names, checked (RFC 8707 §2): nil and no refusal when none is
+    /// required; `invalid_target` for one the server does not protect.
+    func checkedResource(_ named: String?) -> (resource: String?, refusal: String?) {
+        guard configuration.requireResourceIndicator else { return (named, nil) }
+        guard let named else { return (nil, "resource is required (RFC 8707)") }
+        guard protectedResources.contains(named) else { return (nil, "unknown resource \(named)") }
+        return (named, nil)
+    }
+}
