@@ -17,6 +17,9 @@ public struct TestClient: Sendable, Hashable {
     public var allowsAnyLoopbackPort: Bool
     /// The algorithm of this client's ID tokens (RS256 or ES256).
     public var idTokenAlgorithm: SignatureAlgorithm
+    /// Whether a private-use scheme redirect (RFC 8252 §7.1, e.g. `com.example.app:/callback`)
+    /// is accepted on a registered path, as desktop apps register them (L7).
+    public var allowsPrivateUseRedirects = true
 
     /// Creates a client.
     public init(

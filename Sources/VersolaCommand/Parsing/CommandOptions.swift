@@ -37,6 +37,9 @@ public struct LoginOptions: Sendable, Hashable {
     public var keySource: KeySourceKind?
     /// `--passphrase-fd N`: read the passphrase of a passphrase profile from descriptor N.
     public var passphraseDescriptor: Int32?
+    /// `--redirect-scheme URI`: a private-use scheme redirect (L7) instead of the loopback
+    /// listener; an empty value goes back to the loopback redirect (saved either way).
+    public var redirectScheme: String?
 
     /// No options given.
     public init(

@@ -39,6 +39,7 @@ struct LoginCommand {
             let storage = try ProfileStorage(
                 profile: profile, settings: settings, directories: try context.directories(), environment: context.environment)
             try LoginKeys.refuseChange(from: saved, to: settings, storage: storage, profile: profile)
+            try SchemeHandlerSetup.installIfUsed(settings, context: context)
             keys = try await LoginKeys.unlock(storage, profile: profile, descriptor: passphraseDescriptor)
             // P11: the saved profile changes only when the login succeeds; until then the new
             // settings wait beside it, where `handle-redirect` finds them (L2).
@@ -186,6 +187,10 @@ struct LoginCommand {
             if waiting == .handed {
                 context.console.out(RedirectHandOver.handedText(json: context.invocation.global.json))
                 return
+            }
+            let pending = try await storage.store.load()?.pendingAuthorization
+            if let refusal = SchemeHandlerSetup.refusal(url, pending: pending, profile: context.profile) {
+                throw .configuration(.invalidConfiguration(refusal))
             }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration),
