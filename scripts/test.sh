@@ -79,6 +79,9 @@ VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift_tests "the command tests agai
 
 bash scripts/conformance.sh --skip-build
 
+echo "== desktop: the GTK example on Xvfb, signing in through a private-use scheme (L7)"
+bash scripts/desktop-test.sh
+
 echo "== interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
 bash scripts/interop.sh
 

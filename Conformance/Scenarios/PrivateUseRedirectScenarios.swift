@@ -114,7 +114,7 @@ struct NeverOpens: BrowserLauncher {
         let file = root + "/data/applications/com.example.versola.desktop"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\nMimeType=x-scheme-handler/com.example.versola;\n"))
-        #expect(text.contains("\nExec=\"/opt/example app/bin/run\" \"--redirect\" \"100%%\" %u\n"))
+        #expect(text.contains("\nExec=\"/opt/example app/bin/run\" --redirect 100%% %u\n"))
         var info = stat()
         #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == "com.example.versola.desktop")

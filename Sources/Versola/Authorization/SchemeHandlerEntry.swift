@@ -149,13 +149,19 @@ public struct SchemeHandlerEntry: Sendable, Hashable {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// One `Exec` argument, double-quoted with `"`, `` ` ``, `$` and `\` escaped, `%` doubled.
+    /// One `Exec` argument: as it is when it holds none of the specification's reserved
+    /// characters (xdg-utils' own opener splits `Exec` on blanks and does not read quotes),
+    /// else double-quoted with `"`, `` ` ``, `$` and `\` escaped; `%` is doubled either way.
     static func quoted(_ argument: String) -> String {
+        let reserved = Set(" \t\n\"'\\><~|&;$*?#()`")
+        let percent = argument.replacingOccurrences(of: "%", with: "%%")
+        guard !argument.isEmpty, argument.contains(where: { reserved.contains($0) }) else {
+            return argument.isEmpty ? "\"\"" : percent
+        }
         var result = "\""
-        for character in argument {
+        for character in percent {
             switch character {
             case "\"", "`", "$", "\\": result += "\\" + String(character)
-            case "%": result += "%%"
             default: result.append(character)
             }
         }
