@@ -188,10 +188,14 @@ struct LoginCommand {
                 context.console.out(RedirectHandOver.handedText(json: context.invocation.global.json))
                 return
             }
-            let pending = try await storage.store.load()?.pendingAuthorization
-            if let refusal = SchemeHandlerSetup.refusal(url, pending: pending, profile: context.profile) {
+            let record = try await storage.store.load()
+            if let refusal = SchemeHandlerSetup.refusal(
+                url, pending: record?.pendingAuthorization, profile: context.profile,
+                overLiveSession: record?.refreshToken != nil || record?.idToken != nil)
+            {
                 throw .configuration(.invalidConfiguration(refusal))
             }
+            guard record?.pendingAuthorization != nil else { throw .recoverable(.pendingRequestExpired) }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration),
                 store: storage.store, browser: NoBrowser())

@@ -27,17 +27,27 @@ enum SchemeHandlerSetup {
     }
 
     /// Why `handle-redirect` cannot hand `url` to the profile's pending request, in plain
-    /// words; nil when it may try. Nothing is changed for any of these (L2, L6).
-    static func refusal(_ url: String, pending: PendingAuthorization?, profile: String) -> String? {
+    /// words; nil when it may try. Nothing is changed for any of these (L2, L6). With no
+    /// pending request at all the command fails `pendingRequestExpired` instead (P2).
+    /// - Parameters:
+    ///   - overLiveSession: the stored record holds a grant beside the pending request (a
+    ///     re-login, whose DPoP key only the waiting process holds, P9): a private-use redirect
+    ///     cannot be finished here, and opening a session would drop that request (P3).
+    static func refusal(_ url: String, pending: PendingAuthorization?, profile: String, overLiveSession: Bool = false)
+        -> String?
+    {
         guard let redirect = try? AuthorizationRedirect(url: url), redirect.isAuthorizationResponse else {
             return "\(RedirectRefusal.notAResponse.description); nothing changed"
         }
-        guard let pending else {
-            let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
-            return "\(RedirectRefusal.noLoginWaiting.description) on profile \(profile); start one first: versola login\(flag)"
-        }
+        guard let pending else { return nil }
         guard redirect.carries(state: pending.state) else {
             return "\(RedirectRefusal.otherRequest.description); the waiting sign-in goes on waiting"
+        }
+        let privateUse = (try? PrivateUseRedirect(pending.redirectURI)) != nil
+        guard !(overLiveSession && privateUse) else {
+            let flag = profile == "default" ? "" : " --profile \(ShellWord.quoted(profile))"
+            return "this sign-in was started while signed in, and only the waiting versola login can finish it "
+                + "through a private-use scheme; cancel it, sign out (versola logout\(flag)), then sign in again"
         }
         return nil
     }
