@@ -108,18 +108,27 @@ struct NeverOpens: BrowserLauncher {
         let redirect = try PrivateUseRedirect(Self.redirect)
         let entry = try SchemeHandlerEntry(
             redirect: redirect, name: "com.example.versola", displayName: "Example $HOME",
-            command: ["/opt/example app/bin/run", "--redirect", "100%"])
+            command: ["/bin/echo", "an argument", "--redirect", "100%"])
         #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == nil)
+        // Another program already handles the scheme: installing makes this entry the default.
+        let other = try SchemeHandlerEntry(redirect: redirect, name: "aaa-other", displayName: "Other", command: ["/bin/true"])
+        try other.install(environment: environment)
+        #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == "aaa-other.desktop")
         try entry.install(environment: environment)
+        let defaults = try String(contentsOfFile: root + "/config/mimeapps.list", encoding: .utf8)
+        #expect(defaults.contains("x-scheme-handler/com.example.versola=com.example.versola.desktop"))
         let file = root + "/data/applications/com.example.versola.desktop"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\nMimeType=x-scheme-handler/com.example.versola;\n"))
-        #expect(text.contains("\nExec=\"/opt/example app/bin/run\" --redirect 100%% %u\n"))
+        #expect(text.contains("\nExec=/bin/echo \"an argument\" --redirect 100%% %u\n"))
         var info = stat()
         #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == "com.example.versola.desktop")
         try entry.remove(environment: environment)
         #expect(!FileManager.default.fileExists(atPath: file))
+        let after = try String(contentsOfFile: root + "/config/mimeapps.list", encoding: .utf8)
+        #expect(!after.contains("com.example.versola.desktop"))
+        try other.remove(environment: environment)
         #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == nil)
         // Bad entries are refused before anything is written.
         #expect(throws: VersolaError.self) {
