@@ -123,18 +123,35 @@ wait_for "the window did not appear" xdotool search --name "^Versola example"
 window=$(xdotool search --name "^Versola example" | head -n 1)
 title() { xdotool getwindowname "$window"; }
 title_is() { [ "$(title)" = "$1" ]; }
-# shows TITLE NAME: the window's title is TITLE and the screenshot NAME shows it.
-shows() {
-  wait_for "the window's title never became '$1'" title_is "$1"
-  sleep 0.3 # let GTK paint the frame the title belongs to before the screenshot
-  # The window as the screen shows it (GTK 4 draws through the GPU path, so the root window is read).
+# snapshot FILE: the window as the screen shows it (GTK 4 draws through the GPU path, so the
+# root window is read, cropped to the window).
+snapshot() {
   import -window root -crop "$(xdotool getwindowgeometry --shell "$window" |
     awk -F= '/^(X|Y|WIDTH|HEIGHT)=/ { v[$1] = $2 } END { printf "%sx%s+%s+%s", v["WIDTH"], v["HEIGHT"], v["X"], v["Y"] }')" \
-    +repage "$shots/$2.png" || fail "no screenshot"
-  echo "window: $1 ($2.png)"
+    +repage "$1"
+}
+# shows TITLE NAME: the window's title is TITLE, and NAME.png is the screenshot once the window
+# is painted (not one flat colour) and stays the same between two looks.
+shows() {
+  wait_for "the window's title never became '$1'" title_is "$1"
+  local previous="$work/previous.png" current="$work/current.png"
+  rm -f "$previous"
+  for _ in $(seq 1 50); do
+    sleep 0.1
+    snapshot "$current" || fail "no screenshot"
+    if [ "$(convert "$current" -format '%[fx:standard_deviation>0]' info:)" = 1 ] && [ -f "$previous" ] &&
+      [ "$(compare -metric AE "$previous" "$current" null: 2>&1 | cut -d' ' -f1)" = 0 ]; then
+      mv "$current" "$shots/$2.png"
+      echo "window: $1 ($2.png)"
+      return 0
+    fi
+    mv "$current" "$previous"
+  done
+  fail "the window never settled on a painted picture for '$1'"
 }
 shows "Versola example: unauthenticated" 1-signed-out
 grep -q "state=unauthenticated user=- " "$state_log" || fail "the app did not record its state"
+grep -q "key is in the secret-service key source" "$work/app.log" || fail "the app did not keep its key in the keyring"
 
 # The buttons' centres inside the 420x220 window (measured on its screenshot).
 click() { xdotool mousemove --window "$window" "$1" "$2" click 1; }

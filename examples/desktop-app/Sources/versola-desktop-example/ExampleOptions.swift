@@ -39,17 +39,28 @@ struct ExampleOptions: Sendable {
             + (stateLog.map { ["--state-log", $0] } ?? []) + ["--redirect"]
     }
 
-    /// The key sits in the desktop keyring (Secret Service) when a session bus offers one,
-    /// else in a user-only key file.
-    static func keySource(environment: [String: String] = ProcessInfo.processInfo.environment) -> KeySourceKind {
-        (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty ? .keyFile : .secretService
+    /// The key sits in the desktop keyring (Secret Service) when the session bus offers one
+    /// (a locked keyring counts: the window then shows `locked`), else in a user-only key file.
+    /// Asks the keyring once, before the window opens.
+    func keySource(environment: [String: String] = ProcessInfo.processInfo.environment) async -> KeySourceKind {
+        guard !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty,
+            let keyring = try? SecretServiceKeySource(profile: profile, environment: environment)
+        else { return .keyFile }
+        do {
+            _ = try await keyring.dataKey()
+            return .secretService
+        } catch .recoverable(.unlockRequired) {
+            return .secretService
+        } catch {
+            return .keyFile
+        }
     }
 
     /// A session on the profile, signing in through the private-use scheme.
-    func session() throws(VersolaError) -> Session {
+    func session(keySource: KeySourceKind) throws(VersolaError) -> Session {
         var client = ClientConfiguration(issuer: issuer, clientID: clientID)
         client.privateUseRedirect = try PrivateUseRedirect(redirectScheme)
-        let storage = try SessionStorage.standard(profile: profile, keySource: Self.keySource())
+        let storage = try SessionStorage.standard(profile: profile, keySource: keySource)
         return try Session(configuration: SessionConfiguration(client: client), store: storage.store)
     }
 }

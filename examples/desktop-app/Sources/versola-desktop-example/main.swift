@@ -31,7 +31,7 @@ if let redirect = options.redirect {
     exit(
         wait {
             do {
-                let session = try options.session()
+                let session = try options.session(keySource: await options.keySource())
                 await session.start()
                 try await session.deliverRedirect(redirect)
                 return 0
@@ -44,6 +44,8 @@ if let redirect = options.redirect {
 
 // Register this program as the handler of the scheme, so the browser's redirect comes back here.
 let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let keySource = wait { await options.keySource() == .secretService ? 1 : 0 } == 1 ? KeySourceKind.secretService : .keyFile
+FileHandle.standardError.write(Data("versola-desktop-example: the session's key is in the \(keySource.rawValue) key source\n".utf8))
 let session: Session
 do {
     let redirect = try PrivateUseRedirect(options.redirectScheme)
@@ -51,7 +53,7 @@ do {
         redirect: redirect, name: redirect.scheme, displayName: "Versola desktop example",
         command: [executable] + options.handlerArguments
     ).install()
-    session = try options.session()
+    session = try options.session(keySource: keySource)
 } catch {
     fail("\(error)")
 }
