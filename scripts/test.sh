@@ -15,7 +15,8 @@ if ! command -v kubectl >/dev/null 2>&1; then
 fi
 # The Secret Service end-to-end tests (KeyringProcessScenarios) run a real GNOME Keyring on a
 # private D-Bus session bus: dbus-daemon and dbus-send, gnome-keyring-daemon and secret-tool.
-VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools" install_deps
+# The L7 scenarios register a private-use scheme handler with xdg-mime (xdg-utils).
+VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools xdg-utils" install_deps
 
 echo "== shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh
@@ -78,6 +79,9 @@ VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift_tests "the command tests agai
   --filter VersolaCommandTests
 
 bash scripts/conformance.sh --skip-build
+
+echo "== desktop: the GTK example on Xvfb, signing in through a private-use scheme (L7)"
+bash scripts/desktop-test.sh
 
 echo "== interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
 bash scripts/interop.sh

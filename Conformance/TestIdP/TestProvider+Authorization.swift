@@ -145,6 +145,9 @@ extension TestProvider {
     /// Exact registration, or (when the client allows it) a loopback URI differing only in port.
     func redirectAllowed(_ uri: String, for client: TestClient) -> Bool {
         if client.redirectURIs.contains(uri) { return true }
+        if client.allowsPrivateUseRedirects, let path = Self.privateUsePath(uri) {
+            return client.redirectURIs.contains { URLComponents(string: $0)?.percentEncodedPath == path }
+        }
         guard client.allowsAnyLoopbackPort, let candidate = URLComponents(string: uri), candidate.scheme == "http",
             candidate.host == "127.0.0.1" || candidate.host == "::1" || candidate.host == "[::1]",
             candidate.query == nil, candidate.fragment == nil, candidate.user == nil, candidate.password == nil
@@ -155,6 +158,20 @@ extension TestProvider {
             return allowed.scheme == candidate.scheme && allowed.host == candidate.host
                 && allowed.percentEncodedPath == candidate.percentEncodedPath
         }
+    }
+
+    /// The path of `uri` when it is a private-use scheme redirect: a reverse-domain scheme
+    /// (with a dot; not http or https), one slash, no query or fragment.
+    static func privateUsePath(_ uri: String) -> String? {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let scheme = uri[..<colon]
+        let path = String(uri[uri.index(after: colon)...])
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789+-.")
+        guard scheme.contains("."), scheme.allSatisfy({ allowed.contains($0) }), scheme.first?.isLetter == true,
+            path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("?"),
+            !path.contains("#")
+        else { return nil }
+        return path
     }
 
     private func issueCode(for record: AuthorizationRequestRecord) -> HTTPServerAction {

@@ -20,6 +20,9 @@ public struct TestClient: Sendable, Hashable {
     /// Whether the client may have refresh tokens (a registration without `refresh_token`
     /// among its grant types may not).
     public var refreshAllowed = true
+    /// Whether a private-use scheme redirect (RFC 8252 §7.1, e.g. `com.example.app:/callback`)
+    /// is accepted on a registered path, as desktop apps register them (L7).
+    public var allowsPrivateUseRedirects = true
 
     /// Creates a client.
     public init(

@@ -50,6 +50,18 @@ func docExampleOneTimeRedirect(request: EndSessionRequest) async throws {
     if !opened { print("To sign out at the provider too, open:", request.shareableURL) }
 }
 
+func docExamplePrivateUseRedirect() throws {
+    var configuration = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")
+    configuration.privateUseRedirect = try PrivateUseRedirect("com.example.app:/callback")
+}
+
+func docExampleSchemeHandlerEntry() throws {
+    let redirect = try PrivateUseRedirect("com.example.app:/callback")
+    let entry = try SchemeHandlerEntry(redirect: redirect, name: "com.example.app", displayName: "Example",
+                                       command: ["/usr/bin/example-app", "--redirect"])
+    try entry.install()      // …and entry.remove() when the application is uninstalled
+}
+
 func docExampleLoopbackListener(client: OpenIDClient, pending: PendingAuthorization) async throws {
     let listener = try LoopbackListener.start(LoopbackRedirect())
     listener.expect(state: pending.state)

@@ -31,7 +31,7 @@ public final class LoopbackListener: Sendable {
     /// The redirect URI to send, e.g. `http://127.0.0.1:49152/callback`.
     public let redirectURI: String
     private let server: HTTPServer
-    private let outcome: Mutex<Outcome>
+    private let wait = RedirectWait()
     private let path: String
 
     /// The bounds on the listener's connections: a request is small, a connection lives at
@@ -40,18 +40,10 @@ public final class LoopbackListener: Sendable {
         maxRequestLineBytes: 8192, maxHeaderCount: 64, maxHeaderBytes: 16384, maxBodyBytes: 0,
         readTimeout: .seconds(5), maxConnections: 512, connectionLifetime: .seconds(10), dropsOldestWhenFull: true)
 
-    private struct Outcome {
-        var expectedState: String?
-        var delivered: AuthorizationRedirect?
-        var finished: VersolaError?
-        var waiter: CheckedContinuation<AuthorizationRedirect, any Error>?
-    }
-
     private init(server: HTTPServer, path: String) {
         self.server = server
         self.path = path
         self.redirectURI = server.baseURL + path
-        self.outcome = Mutex(Outcome())
     }
 
     /// Binds the listener.
@@ -82,7 +74,7 @@ public final class LoopbackListener: Sendable {
     /// Sets the `state` of the authorization request in progress: only a response carrying it
     /// completes the wait. Before it is set, every response is refused.
     public func expect(state: String) {
-        outcome.withLock { $0.expectedState = state }
+        wait.expect(state: state)
     }
 
     /// Decides what the browser sees and records the matching authorization response.
@@ -91,7 +83,7 @@ public final class LoopbackListener: Sendable {
             return .respond(LoopbackPage.wrongHost)
         }
         guard request.method == "GET", request.path == path else { return .respond(LoopbackPage.notFound) }
-        switch take(AuthorizationRedirect(query: request.query ?? "")) {
+        switch wait.take(AuthorizationRedirect(query: request.query ?? "")) {
         case .accepted(let redirect):
             return .respond(redirect.error.map(LoopbackPage.refused) ?? LoopbackPage.received)
         case .refused(let refusal):
@@ -99,35 +91,11 @@ public final class LoopbackListener: Sendable {
         }
     }
 
-    /// What became of a redirect handed to the listener.
-    private enum Taking {
-        case accepted(AuthorizationRedirect)
-        case refused(RedirectRefusal)
-    }
-
-    /// Takes `redirect` when it is the response to the request in progress and none was taken.
-    private func take(_ redirect: AuthorizationRedirect) -> Taking {
-        guard redirect.isAuthorizationResponse else { return .refused(.notAResponse) }
-        let result = outcome.withLock { state -> (waiter: CheckedContinuation<AuthorizationRedirect, any Error>?, refusal: RedirectRefusal?) in
-            guard state.delivered == nil, state.finished == nil else { return (nil, .alreadyFinished) }
-            guard let expected = state.expectedState, redirect.carries(state: expected) else { return (nil, .otherRequest) }
-            state.delivered = redirect
-            let waiter = state.waiter
-            state.waiter = nil
-            return (waiter, nil)
-        }
-        if let refusal = result.refusal { return .refused(refusal) }
-        result.waiter?.resume(returning: redirect)
-        return .accepted(redirect)
-    }
-
     /// Hands in a redirect URL obtained elsewhere (pasted, or from another process).
     /// - Returns: nil when it completed the wait, else why it was refused (the wait goes on
     ///   unless it had already ended).
     public func offer(_ redirectURL: String) -> RedirectRefusal? {
-        guard let redirect = try? AuthorizationRedirect(url: redirectURL) else { return .notAResponse }
-        if case .refused(let refusal) = take(redirect) { return refusal }
-        return nil
+        wait.offer(redirectURL)
     }
 
     /// Hands in a redirect URL obtained elsewhere; see ``offer(_:)``.
@@ -139,18 +107,7 @@ public final class LoopbackListener: Sendable {
 
     /// Ends the wait because the person cancelled: the waiter fails `userCancelled` (E7).
     public func cancel() {
-        finish(.recoverable(.userCancelled))
-    }
-
-    private func finish(_ error: VersolaError) {
-        let waiter = outcome.withLock { state -> CheckedContinuation<AuthorizationRedirect, any Error>? in
-            guard state.delivered == nil, state.finished == nil else { return nil }
-            state.finished = error
-            let waiter = state.waiter
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume(throwing: error)
+        wait.finish(.recoverable(.userCancelled))
     }
 
     /// Waits for the redirect.
@@ -162,30 +119,7 @@ public final class LoopbackListener: Sendable {
     public func waitForRedirect(timeout: Duration, clock: any VersolaClock) async throws(VersolaError)
         -> AuthorizationRedirect
     {
-        let timer = Task { [weak self] in
-            try? await clock.sleep(for: timeout)
-            if !Task.isCancelled { self?.finish(.recoverable(.systemCancelled)) }
-        }
-        defer { timer.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let ready = outcome.withLock { state -> Result<AuthorizationRedirect, VersolaError>? in
-                        if let delivered = state.delivered { return .success(delivered) }
-                        if let finished = state.finished { return .failure(finished) }
-                        state.waiter = continuation
-                        return nil
-                    }
-                    if let ready { continuation.resume(with: ready) }
-                }
-            } onCancel: {
-                finish(.recoverable(.systemCancelled))
-            }
-        } catch let error as VersolaError {
-            throw error
-        } catch {
-            throw .recoverable(.systemCancelled)
-        }
+        try await wait.wait(timeout: timeout, clock: clock)
     }
 
     /// The port actually bound.

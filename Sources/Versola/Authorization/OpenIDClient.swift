@@ -26,7 +26,7 @@ public actor OpenIDClient {
     let sender: EndpointSender
     let discovery: DiscoveryClient
     private var keys: JWKSCache?
-    private var activeListener: LoopbackListener?
+    private var activeListener: (any RedirectReceiver)?
     /// Logins in progress, and whether the person cancelled before one had its listener.
     var loginsInProgress = 0
     var cancelRequested = false
@@ -115,7 +115,10 @@ public actor OpenIDClient {
         if metadata.bindsDPoP(for: configuration) { key = if let dpopKey { dpopKey } else { try DPoPKey.generate() } }
         try AuthorizationParameters.validateExtra(parameters.extra)
         let parameters = metadata.authorizationParameters(parameters, for: configuration)
-        let listener = try LoopbackListener.start(configuration.redirect)
+        let listener: any RedirectReceiver =
+            if let privateUse = configuration.privateUseRedirect { PrivateUseRedirectReceiver(privateUse) } else {
+                try LoopbackListener.start(configuration.redirect)
+            }
         activeListener = listener
         defer {
             if activeListener === listener { activeListener = nil }

@@ -40,6 +40,9 @@ public struct ClientConfiguration: Sendable, Hashable {
     public var extraAuthorizationParameters: [String: String] = [:]
     /// Where the browser sends the person back.
     public var redirect: LoopbackRedirect
+    /// A private-use scheme redirect (RFC 8252 §7.1, L7) used instead of ``redirect``'s
+    /// loopback listener when set; nil (the default) keeps the loopback redirect.
+    public var privateUseRedirect: PrivateUseRedirect? = nil
     /// When tokens are bound to a DPoP key (RFC 9449, A11): `.auto` by default.
     public var dpop: DPoPMode
     /// Accept a Bearer token when DPoP was asked for (D5); off by default.

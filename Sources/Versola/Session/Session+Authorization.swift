@@ -110,8 +110,12 @@ extension Session {
             await perform(apply(.pendingExpired))
             throw .recoverable(.pendingRequestExpired)
         }
+        // L2, L6: garbage, or a response to another sign-in, changes nothing: the request waits on.
+        let redirect = try AuthorizationRedirect(url: url)
+        guard redirect.isAuthorizationResponse, redirect.carries(state: pending.state) else {
+            throw .configuration(.stateMismatch)
+        }
         do {
-            let redirect = try AuthorizationRedirect(url: url)
             let metadata = try await client.metadata()
             let storedKey = try await store.load()?.dpopPrivateKey
             let key = try storedKey.map { (raw) throws(VersolaError) in try DPoPKey(rawRepresentation: raw) }

@@ -104,7 +104,8 @@ public enum ErrorReport {
         case .recoverable(.systemCancelled):
             return "the sign-in was interrupted before it finished; nothing changed. Run the command again"
         case .recoverable(.pendingRequestExpired):
-            return "the sign-in waited too long and its request expired; start again: versola login\(flag)"
+            return "no sign-in is waiting for this (its request expired, or it was finished or cancelled); "
+                + "start again: versola login\(flag)"
         case .recoverable(.nonceLoop):
             return "the provider kept asking for a fresh DPoP nonce; try again later"
         case .reauthenticate(let reason):

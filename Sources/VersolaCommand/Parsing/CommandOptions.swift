@@ -45,6 +45,9 @@ public struct LoginOptions: Sendable, Hashable {
     public var authorizationParameters: [String: String] = [:]
     /// `--endpoint NAME=URL`, repeatable: endpoint overrides (A16, A18), saved.
     public var endpoints: [EndpointOverrides.Name: String] = [:]
+    /// `--redirect-scheme URI`: a private-use scheme redirect (L7) instead of the loopback
+    /// listener; an empty value goes back to the loopback redirect (saved either way).
+    public var redirectScheme: String?
 
     /// No options given.
     public init(

@@ -110,6 +110,7 @@ public enum CommandParser {
                 case "--device": options.device = true
                 case "--port": options.port = try reader.number(flag, in: 0...65535).map(UInt16.init)
                 case "--redirect-path": options.redirectPath = flag.value
+                case "--redirect-scheme": options.redirectScheme = flag.value ?? ""
                 case "--ca-file": options.caFile = flag.value
                 case "--acr-values": options.acrValues += (flag.value ?? "").split(separator: " ").map(String.init)
                 case "--max-age": options.maxAge = try reader.number(flag, in: 0...Int(Int32.max))

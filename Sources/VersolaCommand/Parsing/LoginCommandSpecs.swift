@@ -48,6 +48,9 @@ enum LoginCommandSpecs {
                 help: "show a code and a page to open on any other device, and wait for the approval (RFC 8628)"),
             FlagSpec(["--port"], value: "N", help: "a fixed loopback port for providers that match it exactly"),
             FlagSpec(["--redirect-path"], value: "PATH", help: "the redirect path (default /callback)"),
+            FlagSpec(
+                ["--redirect-scheme"], value: "URI",
+                help: "sign in through a private-use scheme such as com.example.app:/callback (RFC 8252 §7.1) instead of a loopback port; registers versola handle-redirect for it (\"\" goes back to loopback)"),
             FlagSpec(["--ca-file"], value: "PATH", help: "trust this CA bundle for the provider"),
             FlagSpec(["--acr-values"], value: "V", help: "requested authentication context classes (space-separated)"),
             FlagSpec(["--max-age"], value: "N", help: "maximum authentication age in seconds"),

@@ -28,6 +28,8 @@ public struct ProfileSettings: Sendable, Hashable {
     public var port: UInt16
     /// The redirect path.
     public var redirectPath: String
+    /// The private-use scheme redirect (L7), when the login uses one instead of loopback.
+    public var redirectScheme: PrivateUseRedirect?
     /// A private CA bundle for the provider.
     public var caFile: String?
     /// The git servers `versola git-credential` answers for (`versola setup-git --host`).
@@ -96,6 +98,7 @@ public struct ProfileSettings: Sendable, Hashable {
         if let command = options.browserCommand { settings.browserCommand = command }
         if let port = options.port { settings.port = port }
         if let path = options.redirectPath { settings.redirectPath = path }
+        if let scheme = options.redirectScheme { settings.redirectScheme = scheme.isEmpty ? nil : try PrivateUseRedirect(scheme) }
         if let caFile = options.caFile { settings.caFile = caFile }
         return settings
     }
@@ -114,6 +117,7 @@ public struct ProfileSettings: Sendable, Hashable {
         configuration.dpop = dpop
         configuration.redirect.port = port
         configuration.redirect.path = redirectPath
+        configuration.privateUseRedirect = redirectScheme
         configuration.transport.caFile = caFile
         return configuration
     }
@@ -129,7 +133,8 @@ public struct ProfileSettings: Sendable, Hashable {
                 JSONObject(authorizationParameters.keys.sorted().map { ($0, .string(authorizationParameters[$0]!)) })),
             "dpop": .string(dpop.rawValue), "browserCommand": browserCommand.map { .string($0) } ?? .null,
             "port": .integer(Int64(port)), "redirectPath": .string(redirectPath),
-            "caFile": caFile.map { .string($0) } ?? .null, "gitHosts": .array(gitHosts.map { .string($0) }),
+            "caFile": caFile.map { .string($0) } ?? .null, "redirectScheme": redirectScheme.map { .string($0.uri) } ?? .null,
+            "gitHosts": .array(gitHosts.map { .string($0) }),
             "keySource": .string(keySource.rawValue),
         ]
     }
@@ -171,6 +176,7 @@ public struct ProfileSettings: Sendable, Hashable {
         browserCommand = value["browserCommand"]?.string
         if let port = value["port"]?.int64, let fitting = UInt16(exactly: port) { self.port = fitting }
         if let path = value["redirectPath"]?.string { redirectPath = path }
+        redirectScheme = try value["redirectScheme"]?.string.map { (uri) throws(VersolaError) in try PrivateUseRedirect(uri) }
         caFile = value["caFile"]?.string
         gitHosts = value["gitHosts"]?.array?.compactMap(\.string) ?? []
         if let name = value["keySource"]?.string {

@@ -39,6 +39,7 @@ struct LoginCommand {
             let storage = try ProfileStorage(
                 profile: profile, settings: settings, directories: try context.directories(), environment: context.environment)
             try LoginKeys.refuseChange(from: saved, to: settings, storage: storage, profile: profile)
+            try SchemeHandlerSetup.installIfUsed(settings, context: context)
             keys = try await LoginKeys.unlock(storage, profile: profile, descriptor: passphraseDescriptor)
             // P11: the saved profile changes only when the login succeeds; until then the new
             // settings wait beside it, where `handle-redirect` finds them (L2).
@@ -187,6 +188,14 @@ struct LoginCommand {
                 context.console.out(RedirectHandOver.handedText(json: context.invocation.global.json))
                 return
             }
+            let record = try await storage.store.load()
+            if let refusal = SchemeHandlerSetup.refusal(
+                url, pending: record?.pendingAuthorization, profile: context.profile,
+                overLiveSession: record?.refreshToken != nil || record?.idToken != nil)
+            {
+                throw .configuration(.invalidConfiguration(refusal))
+            }
+            guard record?.pendingAuthorization != nil else { throw .recoverable(.pendingRequestExpired) }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration),
                 store: storage.store, browser: NoBrowser())
