@@ -12,15 +12,21 @@ extension TestProvider {
         return configuration.protectedResourcePaths.map { base + $0 }
     }
 
-    /// The identifier of the resource a request to `path` on the resource server reached.
+    /// The identifier of the resource a request to `path` on the resource server reached: the
+    /// resource's own path or one below it (`/mcp/tools/list` is part of `/mcp`).
     func protectedResource(atPath path: String) -> String? {
-        protectedResources.first { $0.hasSuffix(path) && URLComponents(string: $0)?.path == path }
+        protectedResources.first { resource in
+            guard let own = URLComponents(string: resource)?.path else { return false }
+            return path == own || path.hasPrefix(own + "/")
+        }
     }
 
     /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1).
     func protectedResourceMetadata(_ request: HTTPServerRequest) -> HTTPServerAction {
         let path = String(request.path.dropFirst(TestEndpoint.resourceMetadata.path.count))
-        guard let resource = protectedResource(atPath: path) else { return .respond(HTTPServerResponse(status: 404)) }
+        guard let resource = protectedResource(atPath: path), URLComponents(string: resource)?.path == path else {
+            return .respond(HTTPServerResponse(status: 404))
+        }
         let document: JSONValue = [
             "resource": .string(resource), "authorization_servers": [.string(issuer)],
             "scopes_supported": .array(configuration.protectedResourceScopes.map { .string($0) }),

@@ -180,7 +180,11 @@ public actor TestProvider {
 
     private func endpoint(forPath path: String, listener: Listener) -> TestEndpoint? {
         if listener == .resourceServer {
-            if path == TestEndpoint.resource.path || configuration.protectedResourcePaths.contains(path) { return .resource }
+            if path == TestEndpoint.resource.path
+                || configuration.protectedResourcePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") })
+            {
+                return .resource
+            }
             if !configuration.protectedResourcePaths.isEmpty, path.hasPrefix(TestEndpoint.resourceMetadata.path) {
                 return .resourceMetadata
             }

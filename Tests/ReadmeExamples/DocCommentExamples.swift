@@ -415,3 +415,30 @@ func docExampleEndpointOverrides() {
 func docExampleVersolaVersion() {
     print("versola", VersolaVersion.current)
 }
+
+func docExampleFileClientRegistrations() throws {
+    let registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
+    let known = try registrations.registration(for: "https://auth.example.com")
+    print(known?.clientID ?? "not registered yet")
+}
+
+func docExampleProtectedResourceMetadata(response: HTTPResponse) throws {
+    let metadata = try ProtectedResourceMetadata(parsing: response.body, resource: "https://api.example.com/mcp")
+    print(metadata.authorizationServers)
+}
+
+func docExampleRegisteredClient() throws {
+    let registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
+    if let known = try registrations.registration(for: "https://auth.example.com") {
+        print("registered as", known.clientID, "on port", known.redirectPort)
+    }
+}
+
+func docExampleResourceAuthorization() async throws {
+    var start = ResourceAuthorization(resource: "https://api.example.com/mcp")
+    start.registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
+    let prepared = try await start.prepare()
+    let storage = try SessionStorage.standard(profile: "api")
+    let session = try Session(configuration: SessionConfiguration(client: prepared.configuration), store: storage.store)
+    await session.start()
+}

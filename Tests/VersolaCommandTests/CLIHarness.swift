@@ -50,13 +50,14 @@ final class CLIHarness: Sendable {
     /// agent then lives under `$TMPDIR/versola-<uid>`, TMPDIR being the harness's own).
     init(
         configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }, runtime: Bool = true,
-        issuerPath: String = ""
+        issuerPath: String = "", separateResourceServer: Bool = false
     ) async throws {
         home = try TemporaryDirectory()
         var configuration = TestProviderConfiguration()
         configuration.autoLogin = true
         configure(&configuration)
-        let idp = try await TestIdentityServer.start(configuration: configuration, issuerPath: issuerPath)
+        let idp = try await TestIdentityServer.start(
+            configuration: configuration, issuerPath: issuerPath, separateResourceServer: separateResourceServer)
         self.idp = idp
         var environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",

@@ -11,6 +11,7 @@ import VersolaJOSE
 /// ```swift
 /// let registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
 /// let known = try registrations.registration(for: "https://auth.example.com")
+/// print(known?.clientID ?? "not registered yet")
 /// ```
 public struct FileClientRegistrations: Sendable {
     /// The directory.

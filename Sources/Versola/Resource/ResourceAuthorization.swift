@@ -12,7 +12,9 @@ import Foundation
 /// var start = ResourceAuthorization(resource: "https://api.example.com/mcp")
 /// start.registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
 /// let prepared = try await start.prepare()
-/// let session = try Session(configuration: SessionConfiguration(client: prepared.configuration))
+/// let storage = try SessionStorage.standard(profile: "api")
+/// let session = try Session(configuration: SessionConfiguration(client: prepared.configuration), store: storage.store)
+/// await session.start()
 /// ```
 public struct ResourceAuthorization: Sendable {
     /// The resource's identifier, exactly as its metadata must name it.

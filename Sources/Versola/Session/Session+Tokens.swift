@@ -244,7 +244,7 @@ extension Session {
     /// command hands it to the agent), so that a grant without a refresh token can be served
     /// and the first token after a login needs no refresh. Accepted only for the grant now on
     /// disk (its ID token must match); returns whether it was.
-    public func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String) async -> Bool {
+    public func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String?) async -> Bool {
         await resync()
         guard state == .authenticated, var grant = machine.heldGrant?.grant, grant.idToken == idToken, !value.isEmpty
         else { return false }

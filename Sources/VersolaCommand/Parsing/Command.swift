@@ -93,6 +93,11 @@ public struct GlobalOptions: Sendable, Hashable {
     /// Show each HTTP exchange on standard error, secrets left out (`-v`, `--verbose`). The
     /// command then does its work itself, as with `--no-agent`, so that its exchanges are here.
     public var verbose: Bool
+    /// Whether the profile was named (`--profile` or `VERSOLA_PROFILE`), not the default.
+    public var profileGiven = false
+    /// The profiles a `request URL` may be for, longest resource first (A19): the first that
+    /// exists is used, when no profile was named.
+    public var resourceProfiles: [String] = []
 
     /// The defaults: text output, profile `default`, agent on, colour on, quiet.
     public init(

@@ -45,6 +45,8 @@ public struct LoginOptions: Sendable, Hashable {
     public var authorizationParameters: [String: String] = [:]
     /// `--endpoint NAME=URL`, repeatable: endpoint overrides (A16, A18), saved.
     public var endpoints: [EndpointOverrides.Name: String] = [:]
+    /// `--resource URL`: sign in for a protected resource, found from its URL (A19), saved.
+    public var resource: String?
     /// `--redirect-scheme URI`: a private-use scheme redirect (L7) instead of the loopback
     /// listener; an empty value goes back to the loopback redirect (saved either way).
     public var redirectScheme: String?
@@ -114,6 +116,8 @@ public struct TokenOptions: Sendable, Hashable {
     public var format: TokenFormat?
     /// `--token access|id`.
     public var token: TokenKind
+    /// `--resource URL`: the token of the resource's profile (A19).
+    public var resource: String?
 
     /// Creates the options.
     public init(forceRefresh: Bool = false, format: TokenFormat? = nil, token: TokenKind = .access) {

@@ -17,7 +17,10 @@ public enum CommandParser {
         var global = GlobalOptions()
         global.color = (environment["NO_COLOR"] ?? "").isEmpty
         global.noAgent = ["1", "true", "yes"].contains(environment["VERSOLA_NO_AGENT"] ?? "")
-        if let profile = environment["VERSOLA_PROFILE"], !profile.isEmpty { global.profile = profile }
+        if let profile = environment["VERSOLA_PROFILE"], !profile.isEmpty {
+            global.profile = profile
+            global.profileGiven = true
+        }
         var cursor = ArgumentCursor(arguments)
         var name: CommandName?
         var wantsHelp = false
@@ -53,6 +56,7 @@ public enum CommandParser {
             case "--version": wantsVersion = true
             case "--profile":
                 global.profile = try cursor.value(for: flag, inline: inlineValue, command: name)
+                global.profileGiven = true
             default:
                 flags.append(ParsedFlag(name: flag, inlineValue: inlineValue))
                 if CommandTable.takesValue(flag) {
@@ -68,7 +72,22 @@ public enum CommandParser {
         if wantsVersion { return Invocation(command: .version, global: global) }
         guard let name else { throw UsageError("no command given") }
         let command = try build(name, flags: flags, positionals: positionals)
+        if !global.profileGiven { resourceProfile(for: command, into: &global) }
         return Invocation(command: command, global: global)
+    }
+
+    /// A19: a resource's profile is found from its URL alone when no profile is named.
+    private static func resourceProfile(for command: Command, into global: inout GlobalOptions) {
+        switch command {
+        case .login(let options):
+            if let name = options.resource.flatMap(ResourceProfile.name(for:)) { global.profile = name }
+        case .token(let options):
+            if let name = options.resource.flatMap(ResourceProfile.name(for:)) { global.profile = name }
+        case .request(let options):
+            global.resourceProfiles = ResourceProfile.candidates(for: options.url)
+        default:
+            break
+        }
     }
 
     /// Flags whose value may be left out: the next argument is their value only when it is one
@@ -130,6 +149,7 @@ public enum CommandParser {
                 case "--endpoint":
                     let (endpoint, url) = try reader.endpoint(flag)
                     options.endpoints[endpoint] = url
+                case "--resource": options.resource = try reader.resource(flag)
                 default: try reader.unknown(flag)
                 }
             }
@@ -154,6 +174,7 @@ public enum CommandParser {
                     }
                     options.format = format
                 case "--token": options.token = try reader.tokenKind(flag)
+                case "--resource": options.resource = try reader.resource(flag)
                 default: try reader.unknown(flag)
                 }
             }
@@ -363,6 +384,14 @@ struct FlagReader {
             throw UsageError("--endpoint \(key)= needs an absolute URL, such as https://host/path", command: command)
         }
         return (name, url.absoluteString)
+    }
+
+    /// `--resource URL`: an absolute URL (A19).
+    func resource(_ flag: ParsedFlag) throws(UsageError) -> String {
+        guard let text = flag.value, let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw UsageError("--resource needs the API's absolute URL, such as https://api.example.com/mcp", command: command)
+        }
+        return text
     }
 
     private func pair(_ flag: ParsedFlag, shape: String) throws(UsageError) -> (String, String) {

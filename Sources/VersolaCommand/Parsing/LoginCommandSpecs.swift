@@ -31,6 +31,9 @@ enum LoginCommandSpecs {
                 ["--auth-param"], value: "NAME=VALUE",
                 help: "an extra authorization parameter, such as access_type=offline or audience=URL (repeatable; saved)"),
             FlagSpec(
+                ["--resource"], value: "URL",
+                help: "sign in for this API: its metadata names the authorization server, versola registers where it must, and the tokens are bound to it (the profile is named after the URL)"),
+            FlagSpec(
                 ["--endpoint"], value: "NAME=URL",
                 help: "use this endpoint instead of the provider's metadata: authorization, token, device, userinfo, revocation, end-session or jwks (repeatable; saved)"),
             FlagSpec(
@@ -98,6 +101,7 @@ enum LoginCommandSpecs {
             FlagSpec(
                 ["--token"], value: "KIND", choices: TokenKind.allCases.map(\.rawValue),
                 help: "access (the default) or id (the ID token, which kube-apiserver's OIDC authenticator validates)"),
+            FlagSpec(["--resource"], value: "URL", help: "the token of the profile signed in for this API (versola login --resource URL)"),
         ])
 
     static let status = CommandSpec(

@@ -20,6 +20,8 @@ public struct ProfileSettings: Sendable, Hashable {
     public var endpoints: EndpointOverrides
     /// Extra authorization parameters (`--auth-param NAME=VALUE`; A18).
     public var authorizationParameters: [String: String]
+    /// The protected resource the profile's tokens are for (`--resource URL`; A19).
+    public var resource: String?
     /// When tokens are DPoP-bound (A11): `auto` unless `--dpop` said otherwise.
     public var dpop: DPoPMode
     /// The browser command, when one was given.
@@ -47,6 +49,7 @@ public struct ProfileSettings: Sendable, Hashable {
         self.clientSecret = nil
         self.endpoints = EndpointOverrides()
         self.authorizationParameters = [:]
+        self.resource = nil
         self.dpop = defaults.dpop
         self.browserCommand = nil
         self.port = defaults.redirect.port
@@ -94,6 +97,7 @@ public struct ProfileSettings: Sendable, Hashable {
             settings.endpoints[name] = url
         }
         settings.authorizationParameters.merge(options.authorizationParameters) { _, given in given }
+        if let resource = options.resource { settings.resource = resource }
         if let dpop = options.dpop { settings.dpop = dpop }
         if let command = options.browserCommand { settings.browserCommand = command }
         if let port = options.port { settings.port = port }
@@ -114,6 +118,7 @@ public struct ProfileSettings: Sendable, Hashable {
         configuration.clientSecret = clientSecret
         configuration.endpoints = endpoints
         configuration.extraAuthorizationParameters = authorizationParameters
+        configuration.resource = resource
         configuration.dpop = dpop
         configuration.redirect.port = port
         configuration.redirect.path = redirectPath
@@ -128,6 +133,7 @@ public struct ProfileSettings: Sendable, Hashable {
             "issuer": .string(issuer), "clientID": .string(clientID),
             "scopes": scopes.map { .array($0.map { .string($0) }) } ?? .null,
             "clientSecret": clientSecret.map { .string($0.value) } ?? .null,
+            "resource": resource.map { .string($0) } ?? .null,
             "endpoints": .object(JSONObject(endpoints.all.map { ($0.name.rawValue, .string($0.url.absoluteString)) })),
             "authorizationParameters": .object(
                 JSONObject(authorizationParameters.keys.sorted().map { ($0, .string(authorizationParameters[$0]!)) })),
@@ -154,6 +160,7 @@ public struct ProfileSettings: Sendable, Hashable {
             self.scopes = names == ClientConfiguration.defaultScopes ? nil : names
         }
         if let secret = value["clientSecret"]?.string, !secret.isEmpty { clientSecret = ClientSecret(secret) }
+        resource = value["resource"]?.string
         for member in value["endpoints"]?.object?.members ?? [] {
             guard let name = EndpointOverrides.Name(rawValue: member.name), let text = member.value.string,
                 let url = URL(string: text)

@@ -23,7 +23,11 @@ public struct CommandContext: Sendable {
     }
 
     /// The profile worked on.
-    var profile: String { invocation.global.profile }
+    var profile: String {
+        let global = invocation.global
+        guard !global.resourceProfiles.isEmpty, let files = try? profileFiles() else { return global.profile }
+        return global.resourceProfiles.first { (try? files.load($0)) != nil } ?? global.profile
+    }
 
     /// This process's XDG directories.
     func directories() throws(VersolaError) -> XDGDirectories {

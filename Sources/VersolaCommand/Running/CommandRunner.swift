@@ -114,9 +114,9 @@ public enum CommandRunner {
     /// Hands a login's access token to the agent (starting it when needed), so that `token`
     /// serves it at once, also for a provider that issues no refresh token (P4: the access
     /// token lives only in memory, so only the agent can keep it past this process).
-    static func handAccessToken(_ token: AccessToken, idToken: String, _ context: CommandContext) {
+    static func handAccessToken(_ token: AccessToken, idToken: String?, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
-        var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": .string(idToken)]
+        var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": idToken.map { .string($0) } ?? .null]
         if let expiresAt = token.expiresAt { arguments["expiresAt"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
         let request = AgentRequest(.adopt, profile: context.profile, directories: try? context.directories(), arguments: arguments)
         _ = client.send(request, start: true)
@@ -181,6 +181,16 @@ public enum CommandRunner {
             } else {
                 body = Array(data.utf8)
             }
+        }
+        // A19: no profile signed in for this URL: an API that names its authorization server
+        // gets the line that signs in for it, instead of a sign-in to a profile that is not its.
+        if !context.invocation.global.resourceProfiles.isEmpty, (try? context.profileFiles().load(context.profile)) == nil,
+            let line = await ResourceSignInHint.probe(options)
+        {
+            throw .versola(
+                .configuration(
+                    .invalidConfiguration(
+                        "nobody signed in for \(options.url); its metadata names the authorization server, so one line signs in: \(line)")))
         }
         let arguments = RequestCoding.encode(options, body: body)
         let result = try await call(AgentRequest(.request, profile: context.profile, arguments: arguments), context)

@@ -26,7 +26,11 @@ struct LoginCommand {
         do throws(VersolaError) {
             let files = try context.profileFiles()
             let saved = try files.load(profile)
-            settings = try ProfileSettings.merging(options, over: saved, profile: profile)
+            let (resolved, registeredSecret, registration) = try await ResourceLogin.resolve(options, context: context)
+            var merged = try ProfileSettings.merging(resolved, over: saved, profile: profile)
+            if let registeredSecret { merged.clientSecret = registeredSecret }
+            settings = merged
+            if let registration, !context.invocation.global.json { console.err(TerminalText.visible(registration) + ".\n") }
             try settings.clientConfiguration.validate()
             let ignored = DeviceLoginText.ignoredFlags(options)
             if options.device, !ignored.isEmpty {
@@ -120,8 +124,9 @@ struct LoginCommand {
     static func handOver(_ session: Session, context: CommandContext, passphrase: Passphrase? = nil) async -> String? {
         if let passphrase { CommandRunner.handPassphrase(passphrase, context) }
         CommandRunner.reloadAgent(context)
-        guard let token = await session.heldAccessToken(), let idToken = await session.idToken() else { return nil }
-        CommandRunner.handAccessToken(token, idToken: idToken, context)
+        guard let token = await session.heldAccessToken() else { return nil }
+        // A grant without an ID token (no openid, A16) is handed over too, matched by its absence.
+        CommandRunner.handAccessToken(token, idToken: await session.idToken(), context)
         guard !token.renewable else { return nil }
         let when = token.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? " when its access token expires"
         return "The provider gave no refresh token: this session ends\(when); then run versola login again.\n"

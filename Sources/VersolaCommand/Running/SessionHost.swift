@@ -97,7 +97,8 @@ public actor SessionHost {
         case .adopt:
             let (session, _) = try await session(for: location(of: request))
             let arguments = request.arguments
-            guard let value = arguments["accessToken"]?.string, let idToken = arguments["idToken"]?.string else {
+            let idToken = arguments["idToken"]?.string
+            guard let value = arguments["accessToken"]?.string else {
                 throw .configuration(.invalidConfiguration("malformed adopt request"))
             }
             let expiresAt = arguments["expiresAt"]?.int64.map { Date(timeIntervalSince1970: TimeInterval($0)) }

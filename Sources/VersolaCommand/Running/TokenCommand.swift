@@ -13,6 +13,7 @@ struct TokenCommand {
 
     /// The whole command.
     func run() async throws(CommandFailure) {
+        try requireResourceProfile()
         let exec = try execInfo()
         let result: JSONValue
         do throws(CommandFailure) {
@@ -21,6 +22,23 @@ struct TokenCommand {
             result = try await signInThenAsk()
         }
         try print(result, exec: exec)
+    }
+
+    /// A19: `--resource URL` names a resource nobody signed in for yet: say the line that does.
+    private func requireResourceProfile() throws(CommandFailure) {
+        guard let resource = options.resource else { return }
+        do throws(VersolaError) {
+            if try context.profileFiles().load(context.profile) == nil {
+                throw .reauthenticate(.sessionExpired)
+            }
+        } catch .reauthenticate {
+            throw .versola(
+                .configuration(
+                    .invalidConfiguration(
+                        "nobody signed in for \(resource) yet: run versola login --resource \(ShellWord.quoted(resource))")))
+        } catch {
+            throw .versola(error)
+        }
     }
 
     /// The rest of a `versola token` the front began: `reply` is the agent's answer to the
