@@ -11,7 +11,16 @@ let usage = """
                             [--access-token-lifetime SECONDS] [--no-dpop-metadata] [--no-offline-access]
                             [--consent-for-offline-access] [--no-code-response-type]
                             [--confidential-client ID:SECRET] [--device-interval SECONDS]
+                            [--imitate PROVIDER] [--protected-resources PATH,...]
 
+      --imitate PROVIDER         behave as the stand-in of a provider (google, entra, entra-common, okta,
+                                 auth0, keycloak, gitlab, github, dex, rfc8414; see TestStandIn): its
+                                 metadata, secret rules and quirks, with the client versola-standin
+                                 (secret standin-secret-0123 where the provider has one) and its
+                                 issuer path; give it first, other flags then adjust it
+      --protected-resources P,…  serve these paths of the resource server as RFC 9728 protected
+                                 resources, with RFC 7591 registration and RFC 8707 resource required
+                                 (implies --separate-resource-server)
       --port N                   listen on port N (0, the default, picks a free port)
       --issuer-path PATH         give the issuer a path, e.g. /tenant
       --auto-login               sign the test user in without a form (for curl -L and headless runs)
@@ -66,6 +75,20 @@ func parseOptions(_ list: [String]) -> Options {
             guard let parsed = UInt16(value(after: argument)) else { fail("--port needs a number 0…65535") }
             options.port = parsed
         case "--issuer-path": options.issuerPath = value(after: argument)
+        case "--imitate":
+            let name = value(after: argument)
+            guard let standIn = TestStandIn(rawValue: name) else {
+                fail("--imitate takes one of \(TestStandIn.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let autoLogin = options.configuration.autoLogin
+            options.configuration = standIn.configuration
+            options.configuration.autoLogin = autoLogin || standIn.configuration.autoLogin
+            options.issuerPath = standIn.issuerPath
+        case "--protected-resources":
+            options.configuration.protectedResourcePaths = value(after: argument).split(separator: ",").map(String.init)
+            options.configuration.dynamicRegistration = true
+            options.configuration.requireResourceIndicator = true
+            options.separateResource = true
         case "--auto-login": options.configuration.autoLogin = true
         case "--fault-plan": options.planFile = value(after: argument)
         case "--require-par": options.configuration.requirePushedAuthorizationRequests = true
