@@ -51,7 +51,8 @@ private struct ValidationFixture {
             "id_token_signing_alg_values_supported":["RS256","PS256","ES256","EdDSA","HS256","none"]}
             """
         guard let keySet = try? JWKSet(parsing: keysText), keySet.keys.count == 4,
-            let metadata = try? ProviderMetadata(parsing: Array(discovery.utf8), configuredIssuer: issuer)
+            let metadata = try? ProviderMetadata(parsing: Array(discovery.utf8), configuredIssuer: issuer),
+            let jwksURI = metadata.jwksURI
         else { return nil }
         let clock = ManualClock(wallClock: now)
         let http = RetryingClient(transport: NoNetwork(), clock: clock, random: SeededRandomSource(seed: 1))
@@ -59,7 +60,7 @@ private struct ValidationFixture {
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID)
         configuration.clockTolerance = .seconds(Int64(toleranceSeconds))
         let validator = IDTokenValidator(
-            configuration: configuration, metadata: metadata, keys: JWKSCache(jwksURI: metadata.jwksURI, sender: sender),
+            configuration: configuration, metadata: metadata, keys: JWKSCache(jwksURI: jwksURI, sender: sender),
             clock: clock)
         let signer = JWSSigner.es256(ecKey)
         let seconds = Int64(now.timeIntervalSince1970)
