@@ -64,6 +64,13 @@ package actor DiscoveryClient {
             var request = HTTPRequest(method: .get, url: url)
             request.headers.add("Accept", "application/json")
             let response = try await sender.send(request, kind: .read, budget: budget)
+            if response.status == 404 || response.status == 410 {
+                // No document there: no retry helps; the issuer is most likely wrong (E4).
+                throw .configuration(
+                    .invalidConfiguration(
+                        "the provider has no discovery document at \(url) (it answered \(response.status)): check the "
+                            + "issuer \(configuration.issuer) (--issuer): it likely lacks or adds a path (a realm, a tenant)"))
+            }
             guard response.status == 200 else {
                 throw .recoverable(
                     .server(

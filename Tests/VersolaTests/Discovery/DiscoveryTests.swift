@@ -202,23 +202,42 @@ struct DiscoveryTests {
         #expect(harness.transport.requests.count == 3)
     }
 
-    @Test("R5: a failed discovery is not cached; the next call fetches again")
-    func failureNotCached() async throws {
+    @Test("A1: no discovery document (404) is configuration naming the URL and the issuer, never repeated")
+    func missingDocumentIsConfiguration() async throws {
         let harness = EngineHarness()
-        harness.transport.script(ProviderFixture.discoveryPath, .status(404), .json(ProviderFixture.discovery()))
+        harness.transport.script(ProviderFixture.discoveryPath, .status(404))
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
         do throws(VersolaError) {
             _ = try await client.metadata(budget: budget)
             Issue.record("a 404 must fail")
         } catch {
+            guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
+                Issue.record("expected a configuration error, got \(error)")
+                return
+            }
+            #expect(reason.contains("/.well-known/openid-configuration") && reason.contains("--issuer"), "\(reason)")
+        }
+        #expect(harness.transport.requests.count == 1)
+    }
+
+    @Test("R5: a failed discovery is not cached; the next call fetches again")
+    func failureNotCached() async throws {
+        let harness = EngineHarness()
+        harness.transport.script(ProviderFixture.discoveryPath, .status(403), .json(ProviderFixture.discovery()))
+        let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
+        let budget = try harness.budget()
+        do throws(VersolaError) {
+            _ = try await client.metadata(budget: budget)
+            Issue.record("a 403 must fail")
+        } catch {
             guard case .recoverable(.server(let failure)) = error else {
                 Issue.record("expected a server failure, got \(error)")
                 return
             }
-            #expect(failure.status == 404)
+            #expect(failure.status == 403)
         }
-        #expect(harness.transport.requests.count == 1, "a 404 is not repeated (R5)")
+        #expect(harness.transport.requests.count == 1, "a 403 is not repeated (R5)")
         _ = try await client.metadata(budget: try harness.budget())
         #expect(harness.transport.requests.count == 2)
         #expect(await client.cachedMetadata != nil)
