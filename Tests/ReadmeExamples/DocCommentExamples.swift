@@ -158,6 +158,13 @@ func docExampleSessionCurrentIDToken(session: Session, request: inout HTTPReques
     request.headers.set("Authorization", "Bearer " + credential.value)
 }
 
+func docExampleSessionCancelLogin(session: Session) async {
+    let login = Task { try await session.login() }
+    // … the person presses Cancel:
+    await session.cancelLogin()
+    _ = await login.result               // .failure(VersolaError.recoverable(.userCancelled))
+}
+
 func docExampleSession(apiURL: URL) async throws {
     let storage = try SessionStorage.standard(profile: "work")
     let client = ClientConfiguration(issuer: "https://login.example.com", clientID: "my-app")

@@ -33,7 +33,8 @@ extension Session {
     /// ```swift
     /// let login = Task { try await session.login() }
     /// // … the person presses Cancel:
-    /// await session.cancelLogin()          // login() throws .recoverable(.userCancelled)
+    /// await session.cancelLogin()
+    /// _ = await login.result               // .failure(VersolaError.recoverable(.userCancelled))
     /// ```
     public func cancelLogin() async {
         await perform(apply(.loginCancelled))
