@@ -158,6 +158,12 @@ func docExampleSessionCurrentIDToken(session: Session, request: inout HTTPReques
     request.headers.set("Authorization", "Bearer " + credential.value)
 }
 
+func docExampleEngineEnvironment(configuration: SessionConfiguration, store: any SessionStore) async throws {
+    let environment = EngineEnvironment(clock: SystemClock(), log: SilentLogSink())
+    let session = try Session(configuration: configuration, store: store, environment: environment)
+    await session.start()
+}
+
 func docExampleSessionCancelLogin(session: Session) async {
     let login = Task { try await session.login() }
     // … the person presses Cancel:

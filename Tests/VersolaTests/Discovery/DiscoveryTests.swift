@@ -170,7 +170,7 @@ struct DiscoveryTests {
             ("dpop_signing_alg_values_supported", JSONValue.array([.integer(1)])),
             ("token_endpoint", JSONValue.string("not a url")),
         ])
-    func wrongType(member: String, value: JSONValue) async throws {
+    func wrongType(member: String, value: VersolaJOSE.JSONValue) async throws {
         let harness = EngineHarness()
         harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: value])))
         expectUnsupported(try await fetch(harness), mentioning: member)
