@@ -367,19 +367,10 @@ func docExampleVersolaError(session: Session) async throws {
     }
 }
 
-func docExampleOperationBudget(
-    configuration: ClientConfiguration, clock: any VersolaClock, client: RetryingClient, request: HTTPRequest
-) async throws {
+func docExampleOperationBudget(configuration: ClientConfiguration, clock: any VersolaClock, response: HTTPResponse) throws {
     let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-    let response = try await client.send(request, kind: .read, budget: budget)
-    print(response.status)
-}
-
-func docExampleRetryingClient(jwksURL: URL) async throws {
-    let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
-    let budget = try OperationBudget(clock: SystemClock())
-    let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
-    print(jwks.status)
+    let tokens = try TokenResponse(response, budget: budget)   // a failure counts what was spent
+    print(budget.failedRequests, tokens.tokenType)
 }
 
 func docExampleIDTokenRejection(error: VersolaError) {

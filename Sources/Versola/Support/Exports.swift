@@ -5,8 +5,8 @@ public import VersolaCrypto
 // What an application needs of the HTTP layer, and nothing else: the failure types the
 // error hierarchy carries, the messages it sends through a session, the transport options and
 // retry policy of its configuration, and the clock, random source and transport it may inject.
-// The retry tables, the request parser and the loopback server stay in `VersolaHTTP`, for the
-// engine and its tests; the test doubles are in `VersolaTesting`.
+// The retrying client and its tables, the request parser and the loopback server stay in
+// `VersolaHTTP`, for the engine and its tests; the test doubles are in `VersolaTesting`.
 
 /// Why a request of the HTTP layer failed; `VersolaError(_:)` turns it into the engine's error.
 public typealias HTTPFailure = VersolaHTTP.HTTPFailure
@@ -46,8 +46,6 @@ public typealias HTTPTransport = VersolaHTTP.HTTPTransport
 public typealias TransportError = VersolaHTTP.TransportError
 /// Sends HTTP attempts with libcurl: the transport the engine uses unless another is injected.
 public typealias CurlTransport = VersolaHTTP.CurlTransport
-/// Sends requests with the retry rules (R1–R8); the engine environment holds one.
-public typealias RetryingClient = VersolaHTTP.RetryingClient
 
 // Types of the lower layers that appear in the engine's public signatures, so that an app
 // names each with `import Versola` alone.
