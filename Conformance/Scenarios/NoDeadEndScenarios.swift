@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Versola
 import VersolaHTTP
@@ -7,13 +8,33 @@ import VersolaTestIdP
 /// Scenarios for the states a session can start in after an interruption (S14, P12): none
 /// of them makes a new sign-in fail for a reason that sign-in would fix.
 @Suite(.serialized) struct NoDeadEndScenarios {
+    /// Whether a login task ended.
+    private final class Ended: Sendable {
+        let value = Mutex(false)
+    }
+
+    /// Starts `session.login()` and waits (yielding, never sleeping) until it asked `browser` to
+    /// open the sign-in page; a login that ends first fails the scenario instead of hanging it.
+    private func loginOpeningBrowser(_ session: Session, _ browser: HeadlessBrowser) async throws -> Task<Void, any Error> {
+        let ended = Ended()
+        let login = Task { () async throws -> Void in
+            defer { ended.value.withLock { $0 = true } }
+            try await session.login()
+        }
+        while browser.opened.isEmpty && !ended.value.withLock({ $0 }) { await Task.yield() }
+        if browser.opened.isEmpty {
+            let outcome = await login.result
+            Issue.record("the login ended before opening the browser: \(outcome)")
+            throw CancellationError()
+        }
+        return login
+    }
+
     /// A login in `rig.session` that opened the browser, then was cancelled as a task (the
     /// pending request stays on disk, E7), and a restarted process that restored it.
     private func interruptedLogin(_ rig: SessionRig) async throws -> (restarted: Session, oldState: String) {
         await rig.session.start()
-        let session = rig.session
-        let login = Task { () async throws -> Void in try await session.login() }
-        while rig.browser.opened.isEmpty { await Task.yield() }
+        let login = try await loginOpeningBrowser(rig.session, rig.browser)
         login.cancel()
         _ = await login.result
         let old = try #require(try await rig.storage.store.load()?.pendingAuthorization)
@@ -27,14 +48,13 @@ import VersolaTestIdP
     func loginSupersedesRestoredRequest() async throws {
         let rig = try await SessionRig(browserFollows: false)
         try await withRig(rig) { rig in
-            let (restarted, oldState) = try await interruptedLogin(rig)
+            let (_, oldState) = try await interruptedLogin(rig)
             let browser = HeadlessBrowser(follows: false, starts: true)
             let session = try SessionRig.makeSession(
                 configuration: rig.configuration, storage: rig.storage, clock: rig.clock, browser: browser)
             await session.start()
             #expect(session.state == .authorizing)
-            let login = Task { () async throws -> Void in try await session.login() }
-            while browser.opened.isEmpty { await Task.yield() }
+            let login = try await loginOpeningBrowser(session, browser)
             // P1: the new request is on disk before the browser leg, and it is not the old one.
             let stored = try #require(try await rig.storage.store.load()?.pendingAuthorization)
             #expect(stored.state != oldState)
@@ -42,8 +62,6 @@ import VersolaTestIdP
             try await login.value
             #expect(session.state == .authenticated)
             #expect(try await rig.storage.store.load()?.pendingAuthorization == nil)
-            // The process that restored the old request follows the new session (S11).
-            _ = restarted
         }
     }
 
