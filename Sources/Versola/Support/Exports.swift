@@ -30,8 +30,6 @@ public typealias TransportOptions = VersolaHTTP.TransportOptions
 public typealias RetryPolicy = VersolaHTTP.RetryPolicy
 /// One operation's budget of attempts and time (R1).
 public typealias OperationBudget = VersolaHTTP.OperationBudget
-/// What a request is for, which decides its repeats (R4–R7).
-public typealias OperationKind = VersolaHTTP.OperationKind
 /// The clock the engine reads and waits on (inject one in tests).
 public typealias VersolaClock = VersolaHTTP.VersolaClock
 /// The system's clock, which the engine uses unless another is injected.
