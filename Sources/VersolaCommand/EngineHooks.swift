@@ -15,6 +15,7 @@
 // - `ChildProcess` (SetupGitCommand): runs `git config` the way the engine runs `secret-tool`
 //   (no shell, bounded output, no inherited descriptors); a process helper, not OIDC.
 // - `DiscoveryClient`, `EndpointSender`, `JWKSCache.init(jwksURI:sender:)`,
+//   `JWKSCache.keySet(budget:)`, `JWKSCache.refetch(unlessSatisfied:budget:)`,
 //   `ClientConfiguration.newBudget(clock:)` (TokenVerifier): `versola verify` checks a token
 //   against the provider's keys outside any session, with the engine's own discovery, retries
 //   and key cache. An app verifies ID tokens through a `Session` or `OpenIDClient`, which do

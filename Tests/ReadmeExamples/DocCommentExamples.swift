@@ -111,12 +111,8 @@ func docExampleDPoPProof(
 
 // MARK: Sources/Versola/Discovery
 
-func docExampleJWKSCache(keys: JWKSCache, kid: String, budget: OperationBudget) async throws {
-    var set = try await keys.keySet(budget: budget)
-    if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
-        set = newer
-    }
-    print(set.keys.count, "keys")
+func docExampleJWKSCache(keys: JWKSCache) async {
+    if let set = keys.cachedKeySet { print(set.keys.count, "keys, the next refetch in", await keys.timeUntilRefetch()) }
 }
 
 func docExampleProviderMetadata(response: HTTPResponse, configuration: ClientConfiguration) throws {
@@ -236,17 +232,17 @@ func docExampleSessionStore(store: any SessionStore, rotate: (String) async thro
 
 func docExampleIDTokenValidator(
     configuration: ClientConfiguration, metadata: ProviderMetadata, keys: JWKSCache, clock: any VersolaClock,
-    tokens: TokenResponse, pending: PendingAuthorization, budget: OperationBudget
-) async throws {
+    tokens: TokenResponse, pending: PendingAuthorization, keySet: JWKSet
+) throws {
     let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
     if let idToken = tokens.idToken {
-        let claims = try await validator.validate(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+        let claims = try validator.validate(idToken, keySet: keySet, nonce: pending.nonce, accessToken: tokens.accessToken)
         print("signed in as", claims.subject)
     }
 }
 
-func docExampleTokenResponse(response: HTTPResponse, budget: OperationBudget) throws {
-    let tokens = try TokenResponse(response, budget: budget)
+func docExampleTokenResponse() {
+    let tokens = TokenResponse(accessToken: "…", tokenType: .dpop, expiresIn: .seconds(300))
     if tokens.tokenType == .dpop, let lifetime = tokens.expiresIn {
         print("a DPoP-bound token, good for", lifetime)
     }
@@ -367,11 +363,6 @@ func docExampleVersolaError(session: Session) async throws {
     }
 }
 
-func docExampleOperationBudget(configuration: ClientConfiguration, clock: any VersolaClock, response: HTTPResponse) throws {
-    let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-    let tokens = try TokenResponse(response, budget: budget)   // a failure counts what was spent
-    print(budget.failedRequests, tokens.tokenType)
-}
 
 func docExampleIDTokenRejection(error: VersolaError) {
     if case .configuration(.idTokenRejected(let rejection)) = error, rejection.kind == .expired {

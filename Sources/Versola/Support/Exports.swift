@@ -28,8 +28,6 @@ public typealias HTTPHeaders = VersolaHTTP.HTTPHeaders
 public typealias TransportOptions = VersolaHTTP.TransportOptions
 /// How many attempts and how much time an operation may use (R1).
 public typealias RetryPolicy = VersolaHTTP.RetryPolicy
-/// One operation's budget of attempts and time (R1).
-public typealias OperationBudget = VersolaHTTP.OperationBudget
 /// The clock the engine reads and waits on (inject one in tests).
 public typealias VersolaClock = VersolaHTTP.VersolaClock
 /// The system's clock, which the engine uses unless another is injected.

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// ```swift
 /// let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-/// let tokens = try TokenResponse(response, budget: budget)   // a failure counts what was spent
-/// print(budget.failedRequests, tokens.tokenType)
+/// let response = try await client.send(request, kind: .read, budget: budget)
+/// print(response.status)
 /// ```
 public final class OperationBudget: Sendable {
     private struct State {
