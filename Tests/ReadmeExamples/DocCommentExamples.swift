@@ -321,6 +321,12 @@ func docExampleGettingStartedLogin(session: Session) async throws {
     print("signed in as", session.user?.subject ?? "nobody")
 }
 
+func docExampleGettingStartedCancel(session: Session) async {
+    let signIn = Task { try await session.login() }      // the Sign in button
+    await session.cancelLogin()                          // the Cancel button
+    if case .failure(let error as VersolaError) = await signIn.result { print("sign-in ended:", error) }
+}
+
 func docExampleGettingStartedDevice(session: Session) async throws {
     try await session.loginWithDevice { prompt in
         print("Open \(prompt.verificationURIComplete ?? prompt.verificationURI) and enter \(prompt.userCode)")
