@@ -12,8 +12,13 @@ let strict: [SwiftSetting] = [
 ]
 
 var targets: [Target] = [
+    // The system libraries, found through pkg-config: a missing one makes SwiftPM name the
+    // package to install (to run, libssl3 and libcurl4 are enough).
+    .systemLibrary(name: "COpenSSLSystem", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CCurlSystem", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(
         name: "CVersolaSystem",
+        dependencies: ["COpenSSLSystem", "CCurlSystem"],
         linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("curl")]
     ),
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
@@ -89,6 +94,7 @@ var targets: [Target] = [
         swiftSettings: strict
     ),
     // README.md's Swift examples, compiled as written (ReadmeExampleTests keeps the two equal).
+    // Each in a file of its own with exactly the imports the README shows.
     .testTarget(name: "ReadmeExamples", dependencies: ["Versola", "VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaCryptoTests", dependencies: ["VersolaCrypto"], swiftSettings: strict),
     .testTarget(name: "VersolaJOSETests", dependencies: ["VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),

@@ -63,6 +63,8 @@ if [ "$count" -lt "$minimum" ]; then
 fi
 echo "== $count tests passed"
 
+bash scripts/example-app.sh
+
 # What people run is what `make install` installs: the static front and the engine linked with
 # lld in the agent's layout (Sources/versola/agent.order). The command's end-to-end tests, kubectl
 # and git included, run again against those binaries.

@@ -84,7 +84,7 @@ struct PlainOAuthScenarios {
                 _ = try await rig.client.metadata()
                 Issue.record("no metadata and no endpoints must fail")
             } catch {
-                #expect(error.cause == "providerUnsupported")
+                #expect(error.cause == "invalidConfiguration")
                 #expect(error.description.contains("--endpoint authorization=URL"), "\(error)")
                 #expect(error.description.contains("--issuer"), "\(error)")
             }

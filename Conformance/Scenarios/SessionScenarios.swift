@@ -69,6 +69,17 @@ struct SessionRig {
         return try Self.makeSession(configuration: configuration, storage: storage, clock: clock, browser: browser)
     }
 
+    /// Signs in, then alters the stored record so it no longer decrypts; its bytes come back.
+    func signedInWithTamperedRecord() async throws -> Data {
+        await session.start()
+        try await session.login()
+        let file = storage.store.recordFile
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count - 5] ^= 0x40
+        try bytes.write(to: file)
+        return bytes
+    }
+
     func tokenRequests(grant: String) async -> Int {
         await idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == grant }.count
     }
@@ -419,12 +430,8 @@ final class StateLog: Sendable {
     func tamperedRecord() async throws {
         let rig = try await SessionRig()
         try await withRig(rig) { rig in
-            await rig.session.start()
-            try await rig.session.login()
+            _ = try await rig.signedInWithTamperedRecord()
             let file = rig.storage.store.recordFile
-            var bytes = try Data(contentsOf: file)
-            bytes[bytes.count - 5] ^= 0x40
-            try bytes.write(to: file)
             await #expect(throws: VersolaError.reauthenticate(.credentialsInvalidated)) {
                 _ = try await rig.storage.store.load()
             }

@@ -131,12 +131,8 @@ func docExampleDPoPProof(
 
 // MARK: Sources/Versola/Discovery
 
-func docExampleJWKSCache(keys: JWKSCache, kid: String, budget: OperationBudget) async throws {
-    var set = try await keys.keySet(budget: budget)
-    if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
-        set = newer
-    }
-    print(set.keys.count, "keys")
+func docExampleJWKSCache(keys: JWKSCache) async {
+    if let set = keys.cachedKeySet { print(set.keys.count, "keys, the next refetch in", await keys.timeUntilRefetch()) }
 }
 
 func docExampleProviderMetadata(response: HTTPResponse, configuration: ClientConfiguration) throws {
@@ -176,6 +172,19 @@ func docExampleSessionLoginWithDevice(session: Session) async throws {
 func docExampleSessionCurrentIDToken(session: Session, request: inout HTTPRequest) async throws {
     let credential = try await session.currentIDToken()
     request.headers.set("Authorization", "Bearer " + credential.value)
+}
+
+func docExampleEngineEnvironment(configuration: SessionConfiguration, store: any SessionStore) async throws {
+    let environment = EngineEnvironment(clock: SystemClock(), log: SilentLogSink())
+    let session = try Session(configuration: configuration, store: store, environment: environment)
+    await session.start()
+}
+
+func docExampleSessionCancelLogin(session: Session) async {
+    let login = Task { try await session.login() }
+    // … the person presses Cancel:
+    await session.cancelLogin()
+    _ = await login.result               // .failure(VersolaError.recoverable(.userCancelled))
 }
 
 func docExampleSession(apiURL: URL) async throws {
@@ -248,17 +257,17 @@ func docExampleSessionStore(store: any SessionStore, rotate: (String) async thro
 
 func docExampleIDTokenValidator(
     configuration: ClientConfiguration, metadata: ProviderMetadata, keys: JWKSCache, clock: any VersolaClock,
-    tokens: TokenResponse, pending: PendingAuthorization, budget: OperationBudget
-) async throws {
+    tokens: TokenResponse, pending: PendingAuthorization, keySet: JWKSet
+) throws {
     let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
     if let idToken = tokens.idToken {
-        let claims = try await validator.validate(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+        let claims = try validator.validate(idToken, keySet: keySet, nonce: pending.nonce, accessToken: tokens.accessToken)
         print("signed in as", claims.subject)
     }
 }
 
-func docExampleTokenResponse(response: HTTPResponse, budget: OperationBudget) throws {
-    let tokens = try TokenResponse(response, budget: budget)
+func docExampleTokenResponse() {
+    let tokens = TokenResponse(accessToken: "…", tokenType: .dpop, expiresIn: .seconds(300))
     if tokens.tokenType == .dpop, let lifetime = tokens.expiresIn {
         print("a DPoP-bound token, good for", lifetime)
     }
@@ -337,6 +346,12 @@ func docExampleGettingStartedLogin(session: Session) async throws {
     print("signed in as", session.user?.subject ?? "nobody")
 }
 
+func docExampleGettingStartedCancel(session: Session) async {
+    let signIn = Task { try await session.login() }      // the Sign in button
+    await session.cancelLogin()                          // the Cancel button
+    if case .failure(let error as VersolaError) = await signIn.result { print("sign-in ended:", error) }
+}
+
 func docExampleGettingStartedDevice(session: Session) async throws {
     try await session.loginWithDevice { prompt in
         print("Open \(prompt.verificationURIComplete ?? prompt.verificationURI) and enter \(prompt.userCode)")
@@ -379,20 +394,6 @@ func docExampleVersolaError(session: Session) async throws {
     }
 }
 
-func docExampleOperationBudget(
-    configuration: ClientConfiguration, clock: any VersolaClock, client: RetryingClient, request: HTTPRequest
-) async throws {
-    let budget = try OperationBudget(policy: configuration.retryPolicy, clock: clock)
-    let response = try await client.send(request, kind: .read, budget: budget)
-    print(response.status)
-}
-
-func docExampleRetryingClient(jwksURL: URL) async throws {
-    let client = RetryingClient(transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource())
-    let budget = try OperationBudget(clock: SystemClock())
-    let jwks = try await client.send(HTTPRequest(url: jwksURL), kind: .read, budget: budget)
-    print(jwks.status)
-}
 
 func docExampleIDTokenRejection(error: VersolaError) {
     if case .configuration(.idTokenRejected(let rejection)) = error, rejection.kind == .expired {

@@ -248,18 +248,21 @@ public actor OpenIDClient {
 
     /// Uses a refresh token (R6), with a proof by the grant's DPoP key, and validates the new
     /// ID token against the previous claims (A7). The new grant keeps the key.
-    /// - Parameters:
-    ///   - grant: the grant to refresh.
-    ///   - budget: the operation's budget when the refresh is a step of a larger operation
-    ///     (a refresh after a 401, R1); a new one when nil.
+    /// - Parameter grant: the grant to refresh.
     /// - Throws: `.reauthenticate(.sessionExpired)` without a refresh token (S8); the token
     ///   endpoint's errors; `.configuration(.providerUnsupported)` for a Bearer answer to a
     ///   DPoP refresh in `.require` mode without Bearer fallback (D5).
-    public func refresh(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> Grant {
+    public func refresh(_ grant: Grant) async throws(VersolaError) -> Grant {
+        try await refresh(grant, budget: nil)
+    }
+
+    /// ``refresh(_:)`` as a step of a larger operation (a refresh after a 401, R1), on its
+    /// budget; a new one when nil.
+    package func refresh(_ grant: Grant, budget: OperationBudget?) async throws(VersolaError) -> Grant {
         try await acceptRefresh(try await requestRefresh(grant, budget: budget))
     }
 
-    /// The first half of ``refresh(_:budget:)``: spends the refresh token and returns the
+    /// The first half of ``refresh(_:)``: spends the refresh token and returns the
     /// token endpoint's answer, before anything about it is checked. A caller that stores
     /// sessions saves ``RefreshAnswer/rotatedRefreshToken`` first (P7, P10): once the answer
     /// has arrived the old token is spent, so the new one must survive any later failure.
@@ -276,7 +279,7 @@ public actor OpenIDClient {
         return RefreshAnswer(grant: grant, tokens: tokens, metadata: metadata, budget: budget)
     }
 
-    /// The second half of ``refresh(_:budget:)``: checks the answer (token type against the
+    /// The second half of ``refresh(_:)``: checks the answer (token type against the
     /// DPoP key, D5; the new ID token against the previous claims, A7) and builds the new grant.
     /// - Throws: `.configuration(.providerUnsupported)` for a Bearer answer to a DPoP refresh
     ///   without Bearer fallback; `.configuration(.idTokenRejected)` for a bad new ID token.
@@ -300,11 +303,13 @@ public actor OpenIDClient {
 
     /// The UserInfo claims for a grant, checked against its ID token's `sub` (A8). A
     /// DPoP-bound token goes with a proof carrying `ath`.
-    /// - Parameters:
-    ///   - grant: the grant whose access token is used.
-    ///   - budget: the operation's budget when this is a step of a larger operation; a new
-    ///     one when nil.
-    public func userInfo(_ grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError) -> UserInfo {
+    /// - Parameter grant: the grant whose access token is used.
+    public func userInfo(_ grant: Grant) async throws(VersolaError) -> UserInfo {
+        try await userInfo(grant, budget: nil)
+    }
+
+    /// ``userInfo(_:)`` as a step of a larger operation, on its budget; a new one when nil.
+    package func userInfo(_ grant: Grant, budget: OperationBudget?) async throws(VersolaError) -> UserInfo {
         let budget = try operationBudget(budget)
         let metadata = try await discovery.metadata(budget: budget)
         guard let endpoint = metadata.userInfoEndpoint else {
@@ -332,11 +337,15 @@ public actor OpenIDClient {
     /// - Parameters:
     ///   - request: the request, without `Authorization` or `DPoP`.
     ///   - grant: whose token to present.
-    ///   - budget: the operation's budget when this is a step of a larger operation (a replay
-    ///     after a refresh, R1); a new one when nil.
     /// - Throws: `.recoverable(.network)` when nothing answered; `.recoverable(.nonceLoop)` for a
     ///   second nonce demand (D3); `.configuration(.invalidConfiguration)` for an unusable URL.
-    public func send(_ request: HTTPRequest, grant: Grant, budget: OperationBudget? = nil) async throws(VersolaError)
+    public func send(_ request: HTTPRequest, grant: Grant) async throws(VersolaError) -> HTTPResponse {
+        try await send(request, grant: grant, budget: nil)
+    }
+
+    /// ``send(_:grant:)`` as a step of a larger operation (a replay after a refresh, R1), on
+    /// its budget; a new one when nil.
+    package func send(_ request: HTTPRequest, grant: Grant, budget: OperationBudget?) async throws(VersolaError)
         -> HTTPResponse
     {
         let budget = try operationBudget(budget)

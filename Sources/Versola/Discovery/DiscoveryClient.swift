@@ -133,7 +133,7 @@ package actor DiscoveryClient {
     private static func noMetadata(issuer: String, tried: [URL], statuses: [Int]) -> VersolaError {
         let answers = Set(statuses).sorted().map(String.init).joined(separator: ", ")
         return .configuration(
-            .providerUnsupported(
+            .invalidConfiguration(
                 "no provider metadata at \(issuer) (tried \(tried.map(\.absoluteString).joined(separator: ", ")); "
                     + "answered \(answers)): check the issuer (--issuer), which must be exactly the provider's, "
                     + "or, for a server that publishes no metadata, give its endpoints "

@@ -6,7 +6,7 @@ import VersolaJOSE
 /// The provider's signing keys (`jwks_uri`), fetched once and kept until a token names a key
 /// the set does not have (A7).
 ///
-/// When a token's `kid` is unknown, ``refetch(unlessSatisfied:budget:)`` fetches the set again,
+/// When a token's `kid` is unknown, the engine fetches the set again,
 /// at most once per ``refetchInterval`` (60 s on the injected clock): a flood of tokens with
 /// made-up `kid`s costs the provider one request a minute. The interval starts when a refetch
 /// succeeds, so a failed one (offline, 503) may be tried again at once. Fetches use the `.read`
@@ -15,11 +15,7 @@ import VersolaJOSE
 /// The engine makes one per client, for its ``IDTokenValidator``; with one at hand:
 ///
 /// ```swift
-/// var set = try await keys.keySet(budget: budget)
-/// if !set.containsKey(withID: kid), let newer = try await keys.refetch(unlessSatisfied: { $0.containsKey(withID: kid) }, budget: budget) {
-///     set = newer
-/// }
-/// print(set.keys.count, "keys")
+/// if let set = keys.cachedKeySet { print(set.keys.count, "keys, the next refetch in", await keys.timeUntilRefetch()) }
 /// ```
 public actor JWKSCache {
     /// The shortest time between two refetches caused by unknown keys.
@@ -54,7 +50,7 @@ public actor JWKSCache {
     /// The cached key set, fetching it first when there is none.
     /// - Throws: `.recoverable` when the provider did not answer usably; `.configuration` for a
     ///   redirect or a refused URL.
-    public func keySet(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
+    package func keySet(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
         if let current { return current }
         return try await fetch(budget: budget)
     }
@@ -62,7 +58,7 @@ public actor JWKSCache {
     /// The key set as cached now, without fetching (and without waiting for the actor).
     public nonisolated var cachedKeySet: JWKSet? { snapshot.withLock { $0 } }
 
-    /// How long until ``refetch(unlessSatisfied:budget:)`` may fetch again (zero when it may now).
+    /// How long until the key set may be fetched again (zero when it may now).
     public func timeUntilRefetch() -> Duration {
         guard let lastRefetch else { return .zero }
         let left = Self.refetchInterval - (sender.environment.clock.monotonicNow - lastRefetch)
@@ -80,7 +76,7 @@ public actor JWKSCache {
     /// - Returns: a set that satisfies, or the newly fetched set (check it again), or nil when
     ///   the rate limit forbids a refetch now.
     /// - Throws: the fetch's error.
-    public func refetch(
+    package func refetch(
         unlessSatisfied isSatisfied: @Sendable (JWKSet) -> Bool, budget: OperationBudget
     ) async throws(VersolaError) -> JWKSet? {
         if let current, isSatisfied(current) { return current }

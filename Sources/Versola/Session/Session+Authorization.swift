@@ -26,9 +26,18 @@ extension Session {
     }
 
     /// Cancels the login in progress on the person's behalf: it ends `userCancelled`, the
-    /// pending request is dropped and the state returns to what it was before (E7).
+    /// pending request is dropped and the state returns to what it was before (E7). A pending
+    /// request restored from disk, which no login of this process runs, is dropped too (S14).
+    ///
+    /// A Cancel button runs the login in a task and calls this:
+    /// ```swift
+    /// let login = Task { try await session.login() }
+    /// // … the person presses Cancel:
+    /// await session.cancelLogin()
+    /// _ = await login.result               // .failure(VersolaError.recoverable(.userCancelled))
+    /// ```
     public func cancelLogin() async {
-        await client.cancelLogin()
+        await perform(apply(.loginCancelled))
     }
 
     /// Hands a redirect the person pasted to this process's login in progress, and says why
@@ -54,9 +63,11 @@ extension Session {
         present: (@Sendable (AuthorizationPrompt) async -> Void)?
     ) async throws(VersolaError) {
         try checkUnlocked()
-        guard !apply(event).isEmpty else {
+        let actions = apply(event)
+        guard !actions.isEmpty else {
             throw .configuration(.invalidConfiguration("cannot start a login while \(state)"))
         }
+        await perform(actions)
         loginCompletedElsewhere = false
         do {
             // A key made here (not inside the client) can be stored with the pending request,
@@ -80,12 +91,19 @@ extension Session {
     /// P1: the pending request is on disk before the browser opens (or the user code is
     /// shown). Over a live grant the grant's own key keeps its slot (P9); such a re-login
     /// cannot be resumed by another process, only completed by this one.
+    ///
+    /// P12: over a record that no longer decrypts, nothing is written until the sign-in
+    /// succeeds (the record stays as it is until then); the request is held by this login alone.
     func storePending(_ request: PendingRequest, key: DPoPKey?) async throws(VersolaError) {
-        try await write { stored in
-            var record = stored ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
-            record.pendingRequest = request
-            if record.refreshToken == nil && record.idToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
-            return record
+        do {
+            try await write { stored in
+                var record = stored ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
+                record.pendingRequest = request
+                if record.refreshToken == nil && record.idToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
+                return record
+            }
+        } catch .reauthenticate(.credentialsInvalidated) {
+            // Held in memory only: this process's login completes it; a restart starts over.
         }
         apply(.pendingStored(request))
     }
@@ -131,13 +149,18 @@ extension Session {
 
     /// P9: everything validated; swap identities in one write, then publish. A write that
     /// fails fails the login and changes nothing (P11): the new refresh token was never spent.
+    /// P12: a record that no longer decrypts is moved aside by this write, not in its way.
     func adopt(_ newGrant: Grant) async throws(VersolaError) {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
             subject: newGrant.claims?.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
             dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
-        try await write { _ in record }
+        try await write(replacingUnreadable: true) { _ in record }
         unsaved = nil
+        if readProblem == .reauthenticate(.credentialsInvalidated) {
+            readProblem = nil
+            publisher.setProblem(nil, setAside: await store.setAsideRecords())
+        }
         await perform(apply(.authorizationSucceeded(held(newGrant))))
     }
 

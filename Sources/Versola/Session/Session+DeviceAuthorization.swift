@@ -67,6 +67,7 @@ extension Session {
             if event == .deviceLoginResumed && !machine.runsLiveLogin { throw .recoverable(.pendingRequestExpired) }
             throw .configuration(.invalidConfiguration("cannot start a login while \(state)"))
         }
+        await perform(actions)
         loginCompletedElsewhere = false
         do {
             // A new key is made here (not inside the client) so that it is stored with the

@@ -233,7 +233,7 @@ extension Session {
 
     /// The access token this session holds in memory, without refreshing or any other
     /// request; nil when it holds none (restored from disk, or signed out).
-    public func heldAccessToken() -> AccessToken? {
+    package func heldAccessToken() -> AccessToken? {
         guard let held = machine.heldGrant, let token = held.token, state == .authenticated else { return nil }
         return AccessToken(
             value: token.value, tokenType: held.grant.tokenType, expiresAt: held.grant.expiresAt ?? token.expiration,
@@ -244,7 +244,7 @@ extension Session {
     /// command hands it to the agent), so that a grant without a refresh token can be served
     /// and the first token after a login needs no refresh. Accepted only for the grant now on
     /// disk (its ID token must match); returns whether it was.
-    public func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String?) async -> Bool {
+    package func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String?) async -> Bool {
         await resync()
         guard state == .authenticated, var grant = machine.heldGrant?.grant, grant.idToken == idToken, !value.isEmpty
         else { return false }

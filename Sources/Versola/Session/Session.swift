@@ -120,6 +120,10 @@ public actor Session {
     /// does not decrypt, or the key source that failed, in plain words. Nil when it was read.
     public nonisolated var storageProblem: String? { publisher.problem }
 
+    /// Earlier records that no longer decrypted, moved aside (user-only) by the sign-in that
+    /// replaced them (P12): paths to inspect or delete. Read without waiting.
+    public nonisolated var setAsideRecords: [String] { publisher.setAside }
+
     /// Every state change (S3): the first value is the current state, and no value repeats
     /// the one before it (T6).
     public nonisolated func states() -> AsyncStream<SessionState> {
@@ -163,21 +167,24 @@ public actor Session {
     /// could not, is kept for ``storageProblem`` and for the next operation's error.
     func readStore() async -> (StoredSession, SessionRecord?) {
         let record: SessionRecord?
+        let setAside = await store.setAsideRecords()
         do {
             record = try await store.load()
             readProblem = nil
-            publisher.setProblem(nil)
+            publisher.setProblem(nil, setAside: setAside)
         } catch .recoverable(.unlockRequired) {
             return (.locked, nil)
         } catch {
             readProblem = error
             switch error {
             case .reauthenticate(.credentialsInvalidated):
+                // P12: a sign-in does fix this one (it moves the record aside), so saying so is right.
                 publisher.setProblem(
                     "\(store.recordDescription) does not decrypt with the current key (the key changed or was lost, "
-                        + "or the file was altered); it is kept for inspection until the next sign-in replaces it")
+                        + "or the file was altered); it stays as it is until a sign-in succeeds, which moves it aside",
+                    setAside: setAside)
             default:
-                publisher.setProblem("\(store.recordDescription) could not be read: \(error)")
+                publisher.setProblem("\(store.recordDescription) could not be read: \(error)", setAside: setAside)
             }
             return (.unreadable, nil)
         }
@@ -253,19 +260,34 @@ public actor Session {
             case .endLiveLogin:
                 loginCompletedElsewhere = true
                 await client.cancelLogin()
+            case .cancelLiveLogin:
+                await client.cancelLogin()
             }
         }
     }
 
     /// Changes the stored record under the profile lock: `change` gets the newest record and
     /// returns the one to store (nil wipes). The generation this process knows moves with it.
-    func write(_ change: (SessionRecord?) async throws(VersolaError) -> SessionRecord?) async throws(VersolaError) {
+    /// With `replacingUnreadable`, a record that does not decrypt counts as none: the store
+    /// moves it aside when it saves (P12); otherwise it fails the write.
+    func write(
+        replacingUnreadable: Bool = false, _ change: (SessionRecord?) async throws(VersolaError) -> SessionRecord?
+    ) async throws(VersolaError) {
         try await exclusively { () throws(VersolaError) in
-            let current = try await store.load()
+            let current = try await loadForWrite(replacingUnreadable: replacingUnreadable)
             let updated = try await change(current)
             if updated == current { return }
             if let updated { try await store.save(updated) } else { try await store.wipe() }
             knownGeneration = await store.generation()
+        }
+    }
+
+    private func loadForWrite(replacingUnreadable: Bool) async throws(VersolaError) -> SessionRecord? {
+        do {
+            return try await store.load()
+        } catch {
+            if replacingUnreadable && error == .reauthenticate(.credentialsInvalidated) { return nil }
+            throw error
         }
     }
 

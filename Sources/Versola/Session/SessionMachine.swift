@@ -1,7 +1,7 @@
 import VersolaHTTP
 import Foundation
 
-/// The session's transitions as a pure value (SPEC S1–S13).
+/// The session's transitions as a pure value (SPEC S1–S14).
 ///
 /// The machine owns the session's data: the grant and the access token held in memory live on
 /// the states that hold a grant, the pending request on `authorizing`, and where a login, a
@@ -42,6 +42,7 @@ struct SessionMachine: Sendable, Hashable {
         case .storeChanged(let stored): storeChanged(stored)
         case .loginStarted: authorizationStarted(stepUp: false)
         case .stepUpStarted: authorizationStarted(stepUp: true)
+        case .loginCancelled: loginCancelled()
         case .deviceLoginStarted: deviceLoginStarted(resumeOnly: false)
         case .deviceLoginResumed: deviceLoginStarted(resumeOnly: true)
         case .pendingStored(let pending): pendingStored(pending)
@@ -130,14 +131,36 @@ struct SessionMachine: Sendable, Hashable {
     // MARK: Authorization
 
     private mutating func authorizationStarted(stepUp: Bool) -> [SessionAction] {
+        // S14: a request no process here runs (restored, left by a cancelled task, begun
+        // elsewhere) is superseded: the new login starts from where that one would return.
+        let (from, superseded) = startingPoint()
         let allowed: Bool
-        switch phase {
+        switch from {
         case .authenticated: allowed = true
         case .unauthenticated: allowed = !stepUp
         case .stepUpRequired: allowed = stepUp
         case .authorizing, .refreshing, .locked, .loggingOut: allowed = false
         }
-        return allowed ? move(to: .authorizing(Authorizing(pending: nil, live: true, before: phase))) : []
+        guard allowed else { return [] }
+        return move(to: .authorizing(Authorizing(pending: nil, live: true, before: from)))
+            + (superseded ? [.discardPendingRequest] : [])
+    }
+
+    /// Where a new login starts: the state itself, or for `authorizing` with no live login in
+    /// this process, the state before that request (and the request is superseded, S14).
+    private func startingPoint() -> (SessionPhase, superseded: Bool) {
+        if case .authorizing(let authorizing) = phase, !authorizing.live { return (authorizing.before, true) }
+        return (phase, false)
+    }
+
+    /// `cancelLogin()` (E7, S14): a login this process runs is stopped (it then ends
+    /// `userCancelled`); a request no process here runs is dropped, back to the state before it.
+    private mutating func loginCancelled() -> [SessionAction] {
+        switch phase {
+        case .authorizing(let authorizing) where authorizing.live: return [.cancelLiveLogin]
+        case .authorizing(let authorizing): return move(to: authorizing.before) + [.discardPendingRequest]
+        case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut: return []
+        }
     }
 
     /// A14: a device login takes up a device request restored from disk (P2), which no
@@ -146,10 +169,18 @@ struct SessionMachine: Sendable, Hashable {
     private mutating func deviceLoginStarted(resumeOnly: Bool) -> [SessionAction] {
         switch phase {
         case .authorizing(var authorizing):
-            guard !authorizing.live, case .device(let device)? = authorizing.pending else { return [] }
-            authorizing.live = true
-            phase = .authorizing(authorizing)
-            return [.pollDeviceAuthorization(device)]
+            if authorizing.live { return [] }
+            if case .device(let device)? = authorizing.pending {
+                authorizing.live = true
+                phase = .authorizing(authorizing)
+                return [.pollDeviceAuthorization(device)]
+            }
+            // S14: a restored browser request cannot be resumed here; a new device login supersedes it.
+            if resumeOnly { return [] }
+            let from = authorizing.before
+            guard from.state == .unauthenticated || from.state == .authenticated else { return [] }
+            return move(to: .authorizing(Authorizing(pending: nil, live: true, before: from)))
+                + [.discardPendingRequest, .requestDeviceAuthorization]
         case .unauthenticated, .authenticated:
             if resumeOnly { return [] }
             return move(to: .authorizing(Authorizing(pending: nil, live: true, before: phase))) + [.requestDeviceAuthorization]

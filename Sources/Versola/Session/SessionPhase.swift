@@ -102,6 +102,8 @@ enum SessionEvent: Sendable, Hashable {
     case loginStarted
     /// `stepUp()` began (S5).
     case stepUpStarted
+    /// `cancelLogin()` was called (E7, S14).
+    case loginCancelled
     /// `loginWithDevice()` began (A14): it resumes a device request restored from disk (P2)
     /// when there is one, else asks for a new code.
     case deviceLoginStarted
@@ -159,6 +161,9 @@ enum SessionAction: Sendable, Hashable {
     case revoke(Grant)
     /// Stop this process's browser leg or device polling: another process completed the login (L2).
     case endLiveLogin
+    /// Stop this process's browser leg or device polling on the person's behalf: the login
+    /// then ends `userCancelled` (E7).
+    case cancelLiveLogin
     /// Ask the provider for a new device code (A14): carried out by the login that applied the event.
     case requestDeviceAuthorization
     /// Go on polling for this restored device request (P2, A14): carried out by the login

@@ -9,6 +9,7 @@ final class StatePublisher: Sendable {
         var state: SessionState
         var user: SessionUser?
         var problem: String?
+        var setAside: [String] = []
         var tokenType: TokenType?
         var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     }
@@ -22,6 +23,7 @@ final class StatePublisher: Sendable {
     var state: SessionState { contents.withLock { $0.state } }
     var user: SessionUser? { contents.withLock { $0.user } }
     var problem: String? { contents.withLock { $0.problem } }
+    var setAside: [String] { contents.withLock { $0.setAside } }
 
     var tokenType: TokenType? { contents.withLock { $0.tokenType } }
 
@@ -32,8 +34,11 @@ final class StatePublisher: Sendable {
         }
     }
 
-    func setProblem(_ problem: String?) {
-        contents.withLock { $0.problem = problem }
+    func setProblem(_ problem: String?, setAside: [String]) {
+        contents.withLock {
+            $0.problem = problem
+            $0.setAside = setAside
+        }
     }
 
     /// Records and sends a new state to every observer; the same state twice in a row is

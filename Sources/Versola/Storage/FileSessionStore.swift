@@ -134,6 +134,13 @@ public final class FileSessionStore: SessionStore {
         await keySource.discardKey()
     }
 
+    /// The records moved aside because they no longer opened (`session.invalid-…`, user-only),
+    /// oldest first (P12).
+    public func setAsideRecords() async -> [String] {
+        PrivateFiles.names(in: directory.path).filter { $0.hasPrefix("session.invalid-") }.sorted()
+            .map { directory.path + "/" + $0 }
+    }
+
     /// The profile's change counter (see ``SessionStore/generation()``): the number in
     /// `<profile>/generation`, 0 when there is none.
     public func generation() async -> UInt64 {

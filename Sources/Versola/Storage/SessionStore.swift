@@ -48,6 +48,10 @@ public protocol SessionStore: Sendable {
 
     /// Where the record lives, for messages (a path for stores on disk).
     var recordDescription: String { get }
+
+    /// Records that no longer decrypted and were moved aside by a sign-in that replaced them
+    /// (P12), for messages: paths for stores on disk; empty for stores that keep none.
+    func setAsideRecords() async -> [String]
 }
 
 extension SessionStore {
@@ -59,4 +63,7 @@ extension SessionStore {
 
     /// "the session store".
     public var recordDescription: String { "the session store" }
+
+    /// A store that keeps no record aside: none.
+    public func setAsideRecords() async -> [String] { [] }
 }

@@ -1,11 +1,17 @@
 import VersolaHTTP
 import Foundation
 
-/// What the engine's parts share: the retrying HTTP client and the injected clock and
-/// random source. Tests replace each.
+/// What the engine's parts share: the transport, clock and random source (tests and apps may
+/// replace each), and where diagnostic events go. The retry rules (R1–R8) are the engine's own.
+///
+/// ```swift
+/// let environment = EngineEnvironment(clock: SystemClock(), log: SilentLogSink())
+/// let session = try Session(configuration: configuration, store: store, environment: environment)
+/// await session.start()
+/// ```
 public struct EngineEnvironment: Sendable {
-    /// Sends every request, with the retry rules of R1–R8.
-    public let http: RetryingClient
+    /// Sends every request, with the retry rules of R1–R8 (the engine's own, not an app's).
+    package let http: RetryingClient
     /// The clock for budgets, expiry and token times.
     public var clock: any VersolaClock { http.clock }
     /// Random bytes for state, nonce, PKCE verifiers and jitter.
@@ -13,8 +19,21 @@ public struct EngineEnvironment: Sendable {
     /// Where diagnostic events go (never secrets).
     public let log: any VersolaLogSink
 
-    /// Creates an environment.
-    public init(http: RetryingClient, log: any VersolaLogSink = SilentLogSink()) {
+    /// Creates an environment; each part defaults to the real one.
+    /// - Parameters:
+    ///   - transport: sends one HTTP attempt (libcurl by default); the engine adds the retries.
+    ///   - clock: the time the engine reads and waits on.
+    ///   - random: where state, nonce, verifiers and jitter come from.
+    ///   - log: where diagnostic events go (nowhere by default).
+    public init(
+        transport: any HTTPTransport = CurlTransport(), clock: any VersolaClock = SystemClock(),
+        random: any RandomSource = SystemRandomSource(), log: any VersolaLogSink = SilentLogSink()
+    ) {
+        self.init(http: RetryingClient(transport: transport, clock: clock, random: random), log: log)
+    }
+
+    /// An environment around a retrying client the engine's own tests configure.
+    package init(http: RetryingClient, log: any VersolaLogSink = SilentLogSink()) {
         self.http = http
         self.log = log
     }

@@ -1,10 +1,12 @@
 public import VersolaHTTP
+public import VersolaJOSE
+public import VersolaCrypto
 
 // What an application needs of the HTTP layer, and nothing else: the failure types the
 // error hierarchy carries, the messages it sends through a session, the transport options and
 // retry policy of its configuration, and the clock, random source and transport it may inject.
-// The retry tables, the request parser and the loopback server stay in `VersolaHTTP`, for the
-// engine and its tests; the test doubles are in `VersolaTesting`.
+// The retrying client and its tables, the request parser and the loopback server stay in
+// `VersolaHTTP`, for the engine and its tests; the test doubles are in `VersolaTesting`.
 
 /// Why a request of the HTTP layer failed; `VersolaError(_:)` turns it into the engine's error.
 public typealias HTTPFailure = VersolaHTTP.HTTPFailure
@@ -26,10 +28,6 @@ public typealias HTTPHeaders = VersolaHTTP.HTTPHeaders
 public typealias TransportOptions = VersolaHTTP.TransportOptions
 /// How many attempts and how much time an operation may use (R1).
 public typealias RetryPolicy = VersolaHTTP.RetryPolicy
-/// One operation's budget of attempts and time (R1).
-public typealias OperationBudget = VersolaHTTP.OperationBudget
-/// What a request is for, which decides its repeats (R4–R7).
-public typealias OperationKind = VersolaHTTP.OperationKind
 /// The clock the engine reads and waits on (inject one in tests).
 public typealias VersolaClock = VersolaHTTP.VersolaClock
 /// The system's clock, which the engine uses unless another is injected.
@@ -44,5 +42,27 @@ public typealias HTTPTransport = VersolaHTTP.HTTPTransport
 public typealias TransportError = VersolaHTTP.TransportError
 /// Sends HTTP attempts with libcurl: the transport the engine uses unless another is injected.
 public typealias CurlTransport = VersolaHTTP.CurlTransport
-/// Sends requests with the retry rules (R1–R8); the engine environment holds one.
-public typealias RetryingClient = VersolaHTTP.RetryingClient
+
+// Types of the lower layers that appear in the engine's public signatures, so that an app
+// names each with `import Versola` alone.
+
+/// A parsed JSON value (claims, metadata members).
+public typealias JSONValue = VersolaJOSE.JSONValue
+/// A JSON object with its members in order: ``UserInfo/claims``, the provider's metadata as sent.
+public typealias JSONObject = VersolaJOSE.JSONObject
+/// A JSON Web Key (RFC 7517): a DPoP key's public half.
+public typealias JWK = VersolaJOSE.JWK
+/// A JSON Web Key Set: the provider's signing keys.
+public typealias JWKSet = VersolaJOSE.JWKSet
+/// The registered claims of a JWT, checked.
+public typealias JWTClaims = VersolaJOSE.JWTClaims
+/// A JWS signature algorithm (`RS256`, `ES256`, …): the ID-token allow-list of the configuration.
+public typealias SignatureAlgorithm = VersolaCrypto.SignatureAlgorithm
+/// A 256-bit AES key: what a key source gives.
+public typealias SymmetricKey = VersolaCrypto.SymmetricKey
+/// A P-256 private key: a DPoP key's signing half.
+public typealias P256PrivateKey = VersolaCrypto.P256PrivateKey
+/// The key derivation a passphrase key source uses (scrypt), with its parameters.
+public typealias KeyDerivation = VersolaCrypto.KeyDerivation
+/// A URL's scheme, host and port: what DPoP nonces are kept per.
+public typealias Origin = VersolaHTTP.Origin

@@ -22,7 +22,7 @@ import VersolaJOSE
 /// ```swift
 /// let validator = IDTokenValidator(configuration: configuration, metadata: metadata, keys: keys, clock: clock)
 /// if let idToken = tokens.idToken {
-///     let claims = try await validator.validate(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, budget: budget)
+///     let claims = try validator.validate(idToken, keySet: keySet, nonce: pending.nonce, accessToken: tokens.accessToken)
 ///     print("signed in as", claims.subject)
 /// }
 /// ```
@@ -60,7 +60,7 @@ public struct IDTokenValidator: Sendable {
     ///   - budget: the operation's budget, for key set fetches.
     /// - Returns: the claims.
     /// - Throws: `.configuration(.idTokenRejected)`; the key fetch's `.recoverable` errors.
-    public func validate(
+    package func validate(
         _ idToken: String, nonce: String?, accessToken: String?, previous: IDTokenClaims? = nil,
         budget: OperationBudget
     ) async throws(VersolaError) -> IDTokenClaims {

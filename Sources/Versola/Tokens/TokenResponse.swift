@@ -6,7 +6,7 @@ import VersolaJOSE
 /// Holds secrets: its `description` says which tokens are present, never what they are.
 ///
 /// ```swift
-/// let tokens = try TokenResponse(response, budget: budget)
+/// let tokens = TokenResponse(accessToken: "…", tokenType: .dpop, expiresIn: .seconds(300))
 /// if tokens.tokenType == .dpop, let lifetime = tokens.expiresIn {
 ///     print("a DPoP-bound token, good for", lifetime)
 /// }
@@ -48,7 +48,7 @@ public struct TokenResponse: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `.recoverable(.server)` with the answer's status when the body is not usable:
     ///   not a JSON object, no `access_token`, a missing `token_type`, or a member of the wrong
     ///   type; `.configuration(.providerUnsupported)` for a `token_type` other than Bearer or DPoP.
-    public init(_ response: HTTPResponse, budget: OperationBudget) throws(VersolaError) {
+    package init(_ response: HTTPResponse, budget: OperationBudget) throws(VersolaError) {
         func unusable(_ reason: String) -> VersolaError {
             .recoverable(
                 .server(

@@ -95,7 +95,7 @@ public enum ErrorReport {
             if let wait = failure.retryAfter { text += "; it asks to wait \(wholeSeconds(wait)) s" }
             return text + "; try again later"
         case .recoverable(.network(let failure)):
-            return "could not reach \(failure.origin) (\(failure.kind.rawValue)); try again later"
+            return networkSentence(failure)
         case .recoverable(.signingKeyUnavailable(let wait)):
             return "the provider signed with a key it does not publish yet; try again in \(wholeSeconds(wait)) s"
         case .recoverable(.storageUnavailable(let reason)):
@@ -122,6 +122,26 @@ public enum ErrorReport {
             var text = plainWords(detail)
             if let said = detail.providerError { text += "; the provider said \(quoted(said))" }
             return text
+        }
+    }
+
+    /// Why the provider could not be reached, the likely mistake, and what to check; the
+    /// failure's kind (`tls`, `couldNotConnect`, …) stays in the JSON object.
+    static func networkSentence(_ failure: NetworkFailure) -> String {
+        let origin = failure.origin
+        switch failure.kind {
+        case .couldNotResolve:
+            return "could not find \(origin): the host name does not resolve; check the address (--issuer) and the network"
+        case .couldNotConnect:
+            return "could not connect to \(origin): nothing accepted the connection; check the address and port "
+                + "(--issuer) and that the provider is running, then try again"
+        case .failedAfterSending:
+            return "the connection to \(origin) broke during the request; try again later"
+        case .timedOut:
+            return "\(origin) did not answer in time; try again later"
+        case .tls:
+            return "the secure (https) connection to \(origin) failed: if that server speaks plain http, the address "
+                + "is wrong (check --issuer); otherwise its certificate is not trusted here"
         }
     }
 

@@ -16,6 +16,10 @@ enum StatusOutput {
         }
         if let issuer = status["issuer"]?.string { line += " at \(TerminalText.visible(issuer))" }
         if let problem = status["problem"]?.string { line += "\n  the stored session cannot be read: \(TerminalText.visible(problem))" }
+        for case .string(let path) in status["setAside"]?.array ?? [] {
+            line += "\n  an earlier record that no longer decrypted was moved aside to \(TerminalText.visible(path))"
+                + " (user-only; delete it when it is not needed)"
+        }
         return line + "\n"
     }
 

@@ -50,9 +50,12 @@ struct LoginCommand {
             pendingProfile = PendingProfile(files: files, profile: profile)
             do throws(VersolaError) {
                 try pendingProfile.save(settings)
-                session = try await Self.openSession(
-                    settings: settings, storage: storage, context: context, browser: browser(for: settings),
-                    keepDeviceRequest: options.device || (!options.noBrowser && !browserAvailable))
+                // S14: a pending request an interrupted login left is the engine's to supersede
+                // (a device login resumes a device request instead, P2).
+                session = try Session(
+                    configuration: SessionConfiguration(client: settings.clientConfiguration), store: storage.store,
+                    browser: browser(for: settings))
+                await session.start()
             } catch {
                 pendingProfile.discard()
                 keys.settle()
@@ -155,28 +158,6 @@ struct LoginCommand {
         if options.device { return true }
         guard !options.noBrowser, !browserAvailable, DeviceLoginText.ignoredFlags(options).isEmpty else { return false }
         return try await session.providerMetadata().deviceAuthorizationEndpoint != nil
-    }
-
-    /// A session on the profile's store, restored. A pending request left by an interrupted
-    /// login (there is no grant then, P3) is discarded so that a new login can start, except
-    /// a device request when `keepDeviceRequest`: the device login then goes on with it (P2).
-    static func openSession(
-        settings: ProfileSettings, storage: ProfileStorage, context: CommandContext, browser: any BrowserLauncher,
-        keepDeviceRequest: Bool = false
-    ) async throws(VersolaError) -> Session {
-        let configuration = SessionConfiguration(client: settings.clientConfiguration)
-        var session = try Session(configuration: configuration, store: storage.store, browser: browser)
-        await session.start()
-        let resumable = keepDeviceRequest ? await session.pendingDeviceLogin != nil : false
-        if session.state == .authorizing, !resumable {
-            let store = storage.store
-            try await store.withExclusiveAccess { () throws(VersolaError) in
-                if let record = try await store.load(), record.refreshToken == nil { try await store.wipe() }
-            }
-            session = try Session(configuration: configuration, store: storage.store, browser: browser)
-            await session.start()
-        }
-        return session
     }
 
     /// `versola handle-redirect URL`: completes the profile's pending login (L2).

@@ -271,6 +271,9 @@ public actor SessionHost {
             ("dpopMode", .string(settings.dpop.rawValue)),
         ]
         if let problem = session.storageProblem { members.append(("problem", .string(problem))) }
+        // P12: records a sign-in moved aside because they no longer decrypted.
+        let setAside = session.setAsideRecords
+        if !setAside.isEmpty { members.append(("setAside", .array(setAside.map { .string($0) }))) }
         return .object(JSONObject(members))
     }
 }

@@ -171,7 +171,7 @@ struct DiscoveryTests {
             ("dpop_signing_alg_values_supported", JSONValue.array([.integer(1)])),
             ("token_endpoint", JSONValue.string("not a url")),
         ])
-    func wrongType(member: String, value: JSONValue) async throws {
+    func wrongType(member: String, value: VersolaJOSE.JSONValue) async throws {
         let harness = EngineHarness()
         harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: value])))
         expectUnsupported(try await fetch(harness), mentioning: member)
@@ -201,6 +201,25 @@ struct DiscoveryTests {
             .failure(.couldNotResolve(origin: origin)), .json(ProviderFixture.discovery()))
         _ = try await fetch(harness).get()
         #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 3)
+    }
+
+    @Test("A1 A16: no metadata at any location (404) is configuration naming the URLs tried and the issuer, never repeated")
+    func missingDocumentIsConfiguration() async throws {
+        let harness = EngineHarness()
+        harness.transport.script(ProviderFixture.discoveryPath, .status(404))
+        let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
+        let budget = try harness.budget()
+        do throws(VersolaError) {
+            _ = try await client.metadata(budget: budget)
+            Issue.record("a 404 must fail")
+        } catch {
+            guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
+                Issue.record("expected a configuration error, got \(error)")
+                return
+            }
+            #expect(reason.contains("/.well-known/openid-configuration") && reason.contains("--issuer"), "\(reason)")
+        }
+        #expect(harness.transport.requests.count == 3, "each of the three locations once")
     }
 
     @Test("R5: a failed discovery is not cached; the next call fetches again")

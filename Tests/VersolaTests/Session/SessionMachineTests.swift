@@ -46,6 +46,7 @@ import VersolaHTTP
         ("changed.devicePending", .storeChanged(.pendingRequest(.device(device)))),
         ("loginStarted", .loginStarted),
         ("stepUpStarted", .stepUpStarted),
+        ("loginCancelled", .loginCancelled),
         ("pendingStored", .pendingStored(.browser(pending))),
         ("pendingStored.device", .pendingStored(.device(device))),
         ("deviceLoginStarted", .deviceLoginStarted),
@@ -103,6 +104,7 @@ import VersolaHTTP
         // S5
         case (.stepUpRequired, "stepUpStarted"), (.authenticated, "stepUpStarted"): return (.authorizing, [])
         case (.authorizing, "authorizationSucceeded"): return (.authenticated, [.discardPendingRequest])
+        case (.authorizing, "loginCancelled"): return (.authorizing, [.cancelLiveLogin])  // E7: this process's login stops
         case (.authorizing, "authorizationFailed.user"), (.authorizing, "authorizationFailed.denied"),
             (.authorizing, "pendingExpired"):
             return (.unauthenticated, [.discardPendingRequest])  // E7; the machine starts from unauthenticated here
@@ -160,7 +162,7 @@ import VersolaHTTP
     }
 
     @Test(
-        "S1 S4 S5 S6 S7 S8 S9 S10 S11 S12 S13: every (state, event) pair moves as SPEC says",
+        "S1 S4 S5 S6 S7 S8 S9 S10 S11 S12 S13 S14: every (state, event) pair moves as SPEC says",
         arguments: SessionState.allCases)
     func everyPair(state: SessionState) {
         for (name, event) in Self.events {
@@ -198,6 +200,41 @@ import VersolaHTTP
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant == Self.grant())
         #expect(!actions.contains(.wipeCredentials))
+    }
+
+    @Test("S14: a login supersedes a restored request; cancelLogin() drops one; a live login is never superseded")
+    func restoredRequestNeverBlocks() {
+        for stored in [PendingRequest.browser(Self.pending), .device(Self.device)] {
+            var machine = SessionMachine()
+            machine.handle(.restored(.pendingRequest(stored)))
+            #expect(machine.state == .authorizing)
+            #expect(!machine.runsLiveLogin)
+            let actions = machine.handle(.loginStarted)
+            #expect(actions == [.discardPendingRequest])
+            #expect(machine.state == .authorizing && machine.runsLiveLogin && machine.pendingRequest == nil)
+            // A second login while this one runs is refused, and cancelling stops it.
+            #expect(machine.handle(.loginStarted).isEmpty)
+            #expect(machine.handle(.loginCancelled) == [.cancelLiveLogin])
+            machine.handle(.authorizationFailed(.recoverable(.userCancelled)))
+            #expect(machine.state == .unauthenticated)
+
+            var cancelled = SessionMachine()
+            cancelled.handle(.restored(.pendingRequest(stored)))
+            #expect(cancelled.handle(.loginCancelled) == [.publish(.unauthenticated), .discardPendingRequest])
+            #expect(cancelled.state == .unauthenticated)
+        }
+        // A device login supersedes a restored browser request; it resumes a device one.
+        var machine = SessionMachine()
+        machine.handle(.restored(.pendingRequest(.browser(Self.pending))))
+        #expect(machine.handle(.deviceLoginResumed).isEmpty)
+        #expect(Set(machine.handle(.deviceLoginStarted)) == [.discardPendingRequest, .requestDeviceAuthorization])
+        var device = SessionMachine()
+        device.handle(.restored(.pendingRequest(.device(Self.device))))
+        #expect(device.handle(.deviceLoginStarted) == [.pollDeviceAuthorization(Self.device)])
+        // Another process's request seen through the store is superseded the same way.
+        var seen = SessionMachine()
+        seen.handle(.storeChanged(.pendingRequest(.browser(Self.pending))))
+        #expect(seen.handle(.loginStarted) == [.discardPendingRequest])
     }
 
     @Test("S5: a failed step-up returns to stepUpRequired; a successful one to authenticated")
@@ -260,7 +297,7 @@ import VersolaHTTP
         #expect(machine.heldGrant?.grant.refreshToken == "elsewhere")
     }
 
-    @Test("A14 P2: a device login takes up a restored device request once; a browser request is not its to take")
+    @Test("A14 P2 S14: a device login takes up a restored device request once; a restored browser request it supersedes")
     func deviceRequestResumed() {
         var machine = SessionMachine()
         machine.handle(.restored(.pendingRequest(.device(Self.device))))
@@ -275,9 +312,10 @@ import VersolaHTTP
         #expect(resuming.handle(.deviceLoginResumed) == [.pollDeviceAuthorization(Self.device)])
         var browser = SessionMachine()
         browser.handle(.restored(.pendingRequest(.browser(Self.pending))))
-        #expect(browser.handle(.deviceLoginStarted).isEmpty)
         #expect(browser.handle(.deviceLoginResumed).isEmpty)
         #expect(!browser.runsLiveLogin)
+        #expect(Set(browser.handle(.deviceLoginStarted)) == [.discardPendingRequest, .requestDeviceAuthorization])
+        #expect(browser.runsLiveLogin)
     }
 
     @Test("A14 E7: a resumed device login that fails returns to signed out and drops the request; a system cancel keeps it")
