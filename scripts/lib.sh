@@ -56,3 +56,33 @@ symbol_graph() {
     -output-dir "$2" -minimum-access-level public -Xcc -fmodule-map-file="$modulemap" \
     -Xcc -I -Xcc Sources/CVersolaSystem/include >/dev/null
 }
+
+# stage NAME: prints "== NAME" and starts timing it; the previous stage ends. stage_times
+# prints each finished stage's wall time (make test calls it at its end, also on failure).
+versola_stage_names=()
+versola_stage_seconds=()
+versola_stage_name=""
+versola_stage_started=0
+stage_end() {
+  if [ -n "$versola_stage_name" ]; then
+    versola_stage_names+=("$versola_stage_name")
+    versola_stage_seconds+=($(($(date +%s) - versola_stage_started)))
+    versola_stage_name=""
+  fi
+}
+stage() {
+  stage_end
+  versola_stage_name=$1
+  versola_stage_started=$(date +%s)
+  echo "== $1"
+}
+stage_times() {
+  stage_end
+  local index total=0
+  echo "== stage times"
+  for index in "${!versola_stage_names[@]}"; do
+    printf '%6d s  %s\n' "${versola_stage_seconds[$index]}" "${versola_stage_names[$index]}"
+    total=$((total + versola_stage_seconds[index]))
+  done
+  printf '%6d s  in all\n' "$total"
+}

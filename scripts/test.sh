@@ -6,6 +6,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+on_exit stage_times
+stage "dependencies"
 install_deps
 # The kubectl end-to-end tests run the real kubectl: Debian's kubernetes-client when there is
 # none (it is 1.20 on bookworm, older than the client.authentication.k8s.io/v1 those tests also
@@ -18,23 +20,23 @@ fi
 # The L7 scenarios register a private-use scheme handler with xdg-mime (xdg-utils).
 VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools xdg-utils" install_deps
 
-echo "== shellcheck (scripts/ and Conformance/interop/)"
+stage "shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh
 
-echo "== type names (each declared in one target)"
+stage "type names (each declared in one target)"
 bash scripts/type-names-check.sh
 
-echo "== build (warnings are errors)"
+stage "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
 # The fuzz targets are part of the package only under VERSOLA_FUZZ=1, so the build above does
 # not compile them: build them now rather than find out at the end of the run.
 bash scripts/fuzz-replay.sh --build-only
 
-echo "== public API (api/Versola.txt)"
+stage "public API (api/Versola.txt)"
 bash scripts/api-check.sh
 
-echo "== documentation (DocC, warnings are errors)"
+stage "documentation (DocC, warnings are errors)"
 bash scripts/docs.sh
 
 # swift_tests WHAT [ARGUMENT...]: `swift test --skip-build ARGUMENT...` with its summary lines
@@ -54,7 +56,7 @@ swift_tests() {
   fi
 }
 
-echo "== tests"
+stage "tests"
 swift_tests tests
 count=$(test_count "$log")
 minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
@@ -63,12 +65,13 @@ if [ "$count" -lt "$minimum" ]; then
 fi
 echo "== $count tests passed"
 
+stage "examples/terminal-app: an outside package against the test provider"
 bash scripts/example-app.sh
 
 # What people run is what `make install` installs: the static front and the engine linked with
 # lld in the agent's layout (Sources/versola/agent.order). The command's end-to-end tests, kubectl
 # and git included, run again against those binaries.
-echo "== the command tests against the installed layout (make install)"
+stage "the command tests against the installed layout (make install)"
 # Its own directory, open to others as /usr/local is: one test runs the command as a second user.
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/versola-installed.XXXXXX")
 chmod 755 "$prefix"
@@ -80,16 +83,17 @@ fi
 VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift_tests "the command tests against the installed binaries" \
   --filter VersolaCommandTests
 
+stage "conformance report"
 bash scripts/conformance.sh --skip-build
 
-echo "== desktop: the GTK example on Xvfb, signing in through a private-use scheme (L7)"
+stage "desktop: the GTK example on Xvfb, signing in through a private-use scheme (L7)"
 bash scripts/desktop-test.sh
 
-echo "== interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
+stage "interop: the versola binary against glewlwyd, idpyoidc and versola-test-idp"
 bash scripts/interop.sh
 
-echo "== thread sanitizer: every test again under TSan"
+stage "thread sanitizer: every test again under TSan"
 bash scripts/tsan.sh
 
-echo "== fuzz: replay every committed corpus, then fuzz each target briefly"
+stage "fuzz: replay every committed corpus, then fuzz each target briefly"
 bash scripts/fuzz-replay.sh "${VERSOLA_FUZZ_SECONDS:-10}"
