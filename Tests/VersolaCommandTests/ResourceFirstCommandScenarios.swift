@@ -56,4 +56,33 @@ struct ResourceFirstCommandScenarios {
             #expect(unknown.stderr.contains("versola login --resource"), "\(unknown.stderr)")
         }
     }
+
+    @Test("A19 T2: twenty processes asking for the resource's token while it is being renewed cause one refresh")
+    func twentyCallersOneRefresh() async throws {
+        let cli = try await Self.harness()
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            #expect(try await cli.run(["token", "--resource", mcp]).status == 0)
+            let before = await cli.requestCount(.token)
+            // The refresh is held at the provider while every caller arrives (twenty processes
+            // start far more slowly under the thread sanitizer, about a second each on two cores).
+            let sanitized = ProcessInfo.processInfo.environment["VERSOLA_SANITIZER"] != nil
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: sanitized ? 25_000 : 3000)))
+            var children: [(pid_t, String)] = []
+            for index in 0..<20 {
+                let stem = cli.home.path + "/caller-\(index)"
+                children.append((try cli.spawn(CLIHarness.executable, ["token", "--resource", mcp, "--force-refresh"], stem: stem), stem))
+            }
+            var tokens = Set<String>()
+            for (pid, stem) in children {
+                let outcome = await cli.finished(pid, stem: stem)
+                #expect(outcome.status == 0, "\(outcome.stderr)")
+                tokens.insert(outcome.stdout)
+            }
+            #expect(await cli.requestCount(.token) == before + 1, "one refresh for twenty callers")
+            #expect(tokens.count == 1, "every caller got the one new token")
+        }
+    }
 }
