@@ -66,12 +66,13 @@ struct ResourceFirstCommandScenarios {
             try #require(login.status == 0, "\(login.stderr)")
             #expect(try await cli.run(["token", "--resource", mcp]).status == 0)
             let before = await cli.requestCount(.token)
-            // The refresh is held at the provider while every caller arrives (twenty processes
-            // start far more slowly under the thread sanitizer, about a second each on two cores).
+            // The refresh is held at the provider while every caller arrives. Under the thread
+            // sanitizer a process takes about a second of CPU to start, so five callers and a
+            // longer hold keep the same proof inside the operation's 20 s budget (R2).
             let sanitized = ProcessInfo.processInfo.environment["VERSOLA_SANITIZER"] != nil
-            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: sanitized ? 25_000 : 3000)))
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: sanitized ? 12_000 : 3000)))
             var children: [(pid_t, String)] = []
-            for index in 0..<20 {
+            for index in 0..<(sanitized ? 5 : 20) {
                 let stem = cli.home.path + "/caller-\(index)"
                 children.append((try cli.spawn(CLIHarness.executable, ["token", "--resource", mcp, "--force-refresh"], stem: stem), stem))
             }
@@ -81,7 +82,7 @@ struct ResourceFirstCommandScenarios {
                 #expect(outcome.status == 0, "\(outcome.stderr)")
                 tokens.insert(outcome.stdout)
             }
-            #expect(await cli.requestCount(.token) == before + 1, "one refresh for twenty callers")
+            #expect(await cli.requestCount(.token) == before + 1, "one refresh for every caller")
             #expect(tokens.count == 1, "every caller got the one new token")
         }
     }
