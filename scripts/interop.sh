@@ -8,11 +8,13 @@
 # tokens, DPoP with ES256 ID tokens, and DPoP with server nonces mandatory. Then runs
 # Conformance/interop/idpyoidc.sh (idpyoidc from PyPI in a virtual environment under the
 # build directory, an https provider with a private CA made at run time: Bearer, DPoP, and
-# PAR with DPoP), and the runner against `versola-test-idp --auto-login`. Each run also
-# sends `versola request` to the provider's UserInfo endpoint. Prints the provider × feature matrix,
-# writes it (TSV and Markdown) under $VERSOLA_BUILD_PATH/interop/, stops everything it
-# started, and exits non-zero when a feature failed (known provider issues, documented in
-# Conformance/interop/glewlwyd.md and idpyoidc.md, do not count).
+# PAR with DPoP), Conformance/interop/mcp.sh (FastMCP from PyPI, the same way: an MCP server
+# signed in to from its URL alone, A19), and the runner against `versola-test-idp
+# --auto-login`. Each provider run also sends `versola request` to its UserInfo endpoint.
+# Prints the provider × feature matrix, writes it (TSV and Markdown) under
+# $VERSOLA_BUILD_PATH/interop/, stops everything it started, and exits non-zero when a
+# feature failed (known provider issues, documented in Conformance/interop/glewlwyd.md and
+# idpyoidc.md, do not count).
 #
 # Environment: VERSOLA_BUILD_PATH (default .build), VERSOLA_INTEROP_SKIP_BUILD=1 to use the
 # binaries already built, VERSOLA_INTEROP_KEEP=1 to keep the temporary directory.
@@ -140,6 +142,9 @@ echo "== glewlwyd, DPoP with nonces mandatory, ES256 ID tokens"
 
 echo "== idpyoidc"
 bash "$interop/idpyoidc.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
+
+echo "== FastMCP (resource-first sign-in)"
+bash "$interop/mcp.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
 
 echo "== versola-test-idp --auto-login"
 "$bin/versola-test-idp" --port 0 --auto-login --device-interval 1 >"$work/idp.out" 2>"$work/idp.err" &

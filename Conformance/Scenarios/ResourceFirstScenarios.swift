@@ -110,6 +110,23 @@ struct ResourceFirstScenarios {
         }
     }
 
+    @Test("A19: the registration names the scopes the login then asks for (servers such as the MCP SDK's allow only those)")
+    func registrationNamesTheScopes() async throws {
+        let rig = try await Rig { $0.protectedResourceScopes = [] }
+        try await withRig(rig) { rig in
+            let prepared = try await rig.start(rig.resource("/mcp")).prepare()
+            // Only the authorization request matters here (this test provider then issues an ID
+            // token it gives no keys for, which the login refuses).
+            _ = try? await rig.client(prepared).login()
+            let registration = try #require(await rig.idp.provider.requests(to: .registration).first)
+            let document = try JSONSerialization.jsonObject(with: Data(registration.body)) as? [String: Any]
+            let authorize = try #require(await rig.idp.provider.requests(to: .authorize).first)
+            let asked = URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "scope" }?.value
+            #expect(asked?.isEmpty == false)
+            #expect(document?["scope"] as? String == asked, "registered for exactly what the authorization request asks")
+        }
+    }
+
     @Test("A19: metadata for another resource is a configuration error; nothing is registered")
     func resourceMismatch() async throws {
         let rig = try await Rig()

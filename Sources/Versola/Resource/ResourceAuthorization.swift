@@ -162,9 +162,12 @@ public struct ResourceAuthorization: Sendable {
             throw .configuration(.invalidConfiguration("no loopback port is free for the redirect"))
         }
         let redirectURI = "http://127.0.0.1:\(port)\(configuration.redirect.path)"
+        // RFC 7591 §2: the scopes the client will ask for. Servers such as the MCP SDK's allow a
+        // client only the scopes it registered, so this names what the login's request will carry.
+        let scopes = configuration.usesDefaultScopes ? server.defaultScopes : configuration.scopes
         let client = try await ClientRegistrationEndpoint(url: endpoint, sender: sender).register(
             issuer: server.issuer, redirectURI: redirectURI, clientName: clientName,
-            scope: configuration.usesDefaultScopes ? nil : configuration.requestedScope, budget: budget)
+            scope: scopes.isEmpty ? nil : scopes.joined(separator: " "), budget: budget)
         try registrations?.save(client)
         environment.log.record(VersolaLogEvent(.info, reason))
         return (client, reason)
