@@ -127,6 +127,25 @@ struct ResourceFirstScenarios {
         }
     }
 
+    @Test("A19: a kept registration that does not cover the scopes a login asks for is replaced, and the reason said")
+    func registrationScopesCovered() async throws {
+        let rig = try await Rig()
+        try await withRig(rig) { rig in
+            var reading = rig.start(rig.resource("/mcp"))
+            reading.challengeScopes = ["tools:read"]
+            let first = try await reading.prepare()
+            #expect(first.registered != nil)
+            let again = try await reading.prepare()
+            #expect(again.registered == nil, "the same scopes reuse it")
+            var writing = rig.start(rig.resource("/mcp"))
+            writing.challengeScopes = ["tools:read", "tools:write"]
+            let wider = try await writing.prepare()
+            #expect(wider.registered?.contains("does not cover") == true, "\(wider.registered ?? "reused")")
+            #expect(wider.configuration.clientID != first.configuration.clientID)
+            #expect(await rig.idp.provider.requests(to: .registration).count == 2)
+        }
+    }
+
     @Test("A19: metadata for another resource is a configuration error; nothing is registered")
     func resourceMismatch() async throws {
         let rig = try await Rig()

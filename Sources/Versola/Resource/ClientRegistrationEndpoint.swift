@@ -48,6 +48,6 @@ struct ClientRegistrationEndpoint: Sendable {
             issuer: issuer, clientID: clientID,
             clientSecret: json["client_secret"]?.string.flatMap { $0.isEmpty ? nil : ClientSecret($0) },
             redirectURI: registeredURIs.contains(redirectURI) ? redirectURI : registeredURIs.first ?? redirectURI,
-            refreshGranted: grants?.contains("refresh_token") ?? true)
+            refreshGranted: grants?.contains("refresh_token") ?? true, scope: json["scope"]?.string ?? scope)
     }
 }

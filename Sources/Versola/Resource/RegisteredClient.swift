@@ -22,16 +22,27 @@ public struct RegisteredClient: Sendable, Hashable, CustomStringConvertible {
     public var redirectURI: String
     /// Whether the server granted `refresh_token` (some drop it unless asked).
     public var refreshGranted: Bool
+    /// The scopes registered (space-separated), when any were: servers such as the MCP SDK's
+    /// allow a client no others.
+    public var scope: String?
 
     /// Creates a registration.
     public init(
-        issuer: String, clientID: String, clientSecret: ClientSecret? = nil, redirectURI: String, refreshGranted: Bool
+        issuer: String, clientID: String, clientSecret: ClientSecret? = nil, redirectURI: String, refreshGranted: Bool,
+        scope: String? = nil
     ) {
+        self.scope = scope
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI
         self.refreshGranted = refreshGranted
+    }
+
+    /// Whether the registration covers `scopes`: each was registered (or none is asked for).
+    public func covers(_ scopes: [String]) -> Bool {
+        let registered = Set((scope ?? "").split(separator: " ").map(String.init))
+        return scopes.allSatisfy { registered.contains($0) }
     }
 
     /// The port of the registered redirect URI.
@@ -55,7 +66,7 @@ public struct RegisteredClient: Sendable, Hashable, CustomStringConvertible {
         [
             "issuer": .string(issuer), "clientID": .string(clientID),
             "clientSecret": clientSecret.map { .string($0.value) } ?? .null, "redirectURI": .string(redirectURI),
-            "refreshGranted": .bool(refreshGranted),
+            "refreshGranted": .bool(refreshGranted), "scope": scope.map { .string($0) } ?? .null,
         ]
     }
 
@@ -66,6 +77,6 @@ public struct RegisteredClient: Sendable, Hashable, CustomStringConvertible {
         else { return nil }
         self.init(
             issuer: issuer, clientID: clientID, clientSecret: json["clientSecret"]?.string.map(ClientSecret.init),
-            redirectURI: redirectURI, refreshGranted: json["refreshGranted"]?.bool ?? true)
+            redirectURI: redirectURI, refreshGranted: json["refreshGranted"]?.bool ?? true, scope: json["scope"]?.string)
     }
 }

@@ -141,14 +141,22 @@ public struct ResourceAuthorization: Sendable {
         return wanted
     }
 
-    /// A kept registration whose port is free, else a new one (A19).
+    /// A kept registration whose port is free and whose scopes cover the login's, else a new
+    /// one (A19).
     private func registration(
         at server: ProviderMetadata, configuration: ClientConfiguration, sender: EndpointSender, budget: OperationBudget
     ) async throws(VersolaError) -> (RegisteredClient, String?) {
+        // RFC 7591 §2: the scopes the client will ask for. Servers such as the MCP SDK's allow a
+        // client only the scopes it registered, so this names what the login's request will carry.
+        let scopes = configuration.usesDefaultScopes ? server.defaultScopes : configuration.scopes
         var reason = "versola registered itself at \(server.issuer)"
         if let kept = try registrations?.registration(for: server.issuer) {
-            if kept.redirectPort == 0 || LoopbackPortProbe.available(kept.redirectPort) != nil { return (kept, nil) }
-            reason = "port \(kept.redirectPort) of the registered redirect is taken, so versola registered again at \(server.issuer)"
+            let portFree = kept.redirectPort == 0 || LoopbackPortProbe.available(kept.redirectPort) != nil
+            if portFree && kept.covers(scopes) { return (kept, nil) }
+            reason =
+                portFree
+                ? "the kept registration at \(server.issuer) does not cover the scopes \(scopes.joined(separator: " ")), so versola registered again"
+                : "port \(kept.redirectPort) of the registered redirect is taken, so versola registered again at \(server.issuer)"
         }
         guard let endpoint = server.document["registration_endpoint"]?.string.flatMap(URL.init(string:)),
             let origin = Origin(url: endpoint), endpoint.scheme == "https" || (endpoint.scheme == "http" && origin.isLoopback)
@@ -162,9 +170,6 @@ public struct ResourceAuthorization: Sendable {
             throw .configuration(.invalidConfiguration("no loopback port is free for the redirect"))
         }
         let redirectURI = "http://127.0.0.1:\(port)\(configuration.redirect.path)"
-        // RFC 7591 §2: the scopes the client will ask for. Servers such as the MCP SDK's allow a
-        // client only the scopes it registered, so this names what the login's request will carry.
-        let scopes = configuration.usesDefaultScopes ? server.defaultScopes : configuration.scopes
         let client = try await ClientRegistrationEndpoint(url: endpoint, sender: sender).register(
             issuer: server.issuer, redirectURI: redirectURI, clientName: clientName,
             scope: scopes.isEmpty ? nil : scopes.joined(separator: " "), budget: budget)

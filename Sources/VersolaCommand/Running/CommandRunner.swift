@@ -185,7 +185,7 @@ public enum CommandRunner {
         // A19: no profile signed in for this URL: an API that names its authorization server
         // gets the line that signs in for it, instead of a sign-in to a profile that is not its.
         if !context.invocation.global.resourceProfiles.isEmpty, (try? context.profileFiles().load(context.profile)) == nil,
-            let line = await ResourceSignInHint.probe(options)
+            let line = await ResourceSignInHint.probe(options, body: body)
         {
             throw .versola(
                 .configuration(

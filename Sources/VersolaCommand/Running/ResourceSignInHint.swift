@@ -25,11 +25,13 @@ enum ResourceSignInHint {
         return "versola login --resource " + ShellWord.quoted(resource)
     }
 
-    /// Sends the request without a token to learn whether the API names its authorization
-    /// server; the sign-in line when it does, nil otherwise (or when nothing answered).
-    static func probe(_ options: RequestOptions) async -> String? {
+    /// Sends the request as given, without a token, to learn whether the API names its
+    /// authorization server (some challenge only the methods they serve); the sign-in line
+    /// when it does, nil otherwise (or when nothing answered).
+    static func probe(_ options: RequestOptions, body: [UInt8]) async -> String? {
         guard let url = URL(string: options.url) else { return nil }
-        var request = HTTPRequest(url: url)
+        let method = HTTPMethod(rawValue: (options.method ?? (body.isEmpty ? "GET" : "POST")).uppercased()) ?? .get
+        var request = HTTPRequest(method: method, url: url, body: body)
         for header in options.headers where header.name.lowercased() != "authorization" {
             request.headers.add(header.name, header.value)
         }
