@@ -118,7 +118,7 @@ do {
     step("refreshed", refreshed == token ? "the same token" : "a new token")
     expect(refreshed != token, "a forced refresh gives a new access token")
     let info = try await restarted.userInfo()
-    step("userinfo", "\(info.subject) \(info.email ?? "(no email)")")
+    step("userinfo", "\(info.subject ?? "(no sub)") \(info.email ?? "(no email)")")
 
     _ = await restarted.logout()
     step("logged out", "\(restarted.state)")
