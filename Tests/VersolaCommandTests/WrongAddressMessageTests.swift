@@ -10,10 +10,12 @@ import VersolaTestIdP
 @Suite("Wrong address messages", .serialized)
 struct WrongAddressMessageTests {
     /// Discovery of `issuer` through the real transport, and the sentence the command prints.
-    static func discover(_ issuer: String) async -> (VersolaError?, String) {
+    /// `budget` bounds the whole discovery: three metadata locations are tried in turn (A16),
+    /// which under the thread sanitizer takes seconds against the in-process provider.
+    static func discover(_ issuer: String, budget: Duration = .seconds(3)) async -> (VersolaError?, String) {
         do {
             var configuration = ClientConfiguration(issuer: issuer, clientID: "versola-test")
-            configuration.retryPolicy.totalBudget = .seconds(3)
+            configuration.retryPolicy.totalBudget = budget
             _ = try await OpenIDClient(configuration: configuration).metadata()
             return (nil, "")
         } catch {
@@ -24,7 +26,7 @@ struct WrongAddressMessageTests {
     @Test("a wrong issuer path (discovery 404) names the document's URL and --issuer, and is not 'try again later'")
     func discoveryNotFound() async throws {
         let idp = try await TestIdentityServer.start()
-        let (error, text) = await Self.discover(idp.issuer + "/realms/nope")
+        let (error, text) = await Self.discover(idp.issuer + "/realms/nope", budget: .seconds(20))
         await idp.stop()
         #expect(error?.category == "configuration", "\(String(describing: error))")
         #expect(text.contains(idp.issuer + "/realms/nope/.well-known/openid-configuration"), "\(text)")
