@@ -47,13 +47,7 @@ package actor DiscoveryClient {
     /// Where an issuer's metadata may be, in the order they are tried (RFC 8414 §3.1 and §5),
     /// each with the kind of document it holds.
     public static func metadataLocations(forIssuer issuer: String) -> [(url: URL, source: ProviderMetadata.Source)] {
-        guard let components = URLComponents(string: issuer), let scheme = components.scheme, let host = components.host
-        else { return [] }
-        var path = components.percentEncodedPath
-        if path.hasSuffix("/") { path.removeLast() }
-        let port = components.port.map { ":\($0)" } ?? ""
-        let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        let origin = "\(scheme)://\(hostPart)\(port)"
+        guard let (origin, path) = WellKnownURL.parts(of: issuer) else { return [] }
         var locations: [(URL, ProviderMetadata.Source)] = []
         if let url = URL(string: origin + "/.well-known/oauth-authorization-server" + path) {
             locations.append((url, .oauthAuthorizationServer))

@@ -52,13 +52,7 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
     /// the resource's path, then, for a resource with a path, at the origin's root (as the MCP
     /// authorization rules ask of clients).
     public static func locations(for resource: String) -> [URL] {
-        guard let components = URLComponents(string: resource), let scheme = components.scheme,
-            let host = components.host
-        else { return [] }
-        let port = components.port.map { ":\($0)" } ?? ""
-        let origin = "\(scheme)://\(host)\(port)"
-        var path = components.percentEncodedPath
-        if path.hasSuffix("/") { path.removeLast() }
+        guard let (origin, path) = WellKnownURL.parts(of: resource) else { return [] }
         var urls: [URL] = []
         if let url = URL(string: origin + wellKnownPath + path) { urls.append(url) }
         if !path.isEmpty, let url = URL(string: origin + wellKnownPath) { urls.append(url) }

@@ -74,8 +74,9 @@ public struct ResourceAuthorization: Sendable {
     public func prepare() async throws(VersolaError) -> Prepared {
         try ProtectedResourceMetadata.validateResource(resource)
         let sender = EndpointSender(environment: environment, options: transport)
-        let budget = try ClientConfiguration(issuer: "https://budget.invalid", clientID: "-").newBudget(
-            clock: environment.clock)
+        let budget = try VersolaError.converting { () throws(HTTPFailure) in
+            try OperationBudget(policy: RetryPolicy(), clock: environment.clock)
+        }
         let metadata = try await resourceMetadata(sender: sender, budget: budget)
         let issuer = try pickServer(metadata)
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID ?? "unregistered")

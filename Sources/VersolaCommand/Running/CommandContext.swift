@@ -20,14 +20,18 @@ public struct CommandContext: Sendable {
         self.environment = environment
         self.console = console
         self.executable = executable
+        // A19: `request URL` without a named profile uses the first saved profile of the URL's
+        // resource, found once here rather than on every use of `profile`.
+        let candidates = invocation.global.resourceProfiles
+        if !candidates.isEmpty, let files = try? profileFiles(),
+            let found = candidates.first(where: { (try? files.load($0)) != nil })
+        {
+            self.invocation.global.profile = found
+        }
     }
 
     /// The profile worked on.
-    var profile: String {
-        let global = invocation.global
-        guard !global.resourceProfiles.isEmpty, let files = try? profileFiles() else { return global.profile }
-        return global.resourceProfiles.first { (try? files.load($0)) != nil } ?? global.profile
-    }
+    var profile: String { invocation.global.profile }
 
     /// This process's XDG directories.
     func directories() throws(VersolaError) -> XDGDirectories {
