@@ -85,12 +85,20 @@ var targets: [Target] = [
         cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
         linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
     ),
+    // The command's process tests: each starts the command's binaries (and agents, providers,
+    // kubectl, git) as real processes; `make test` runs them against the installed layout.
     .testTarget(
         name: "VersolaCommandTests",
         dependencies: [
             "VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaCrypto", "VersolaTesting",
             "CVersolaTestTLS",
         ],
+        swiftSettings: strict
+    ),
+    // The command's unit tests: no process of the command is started (`make check` runs them).
+    .testTarget(
+        name: "VersolaCommandUnitTests",
+        dependencies: ["VersolaCommand", "Versola", "VersolaTestIdP", "VersolaHTTP", "VersolaJOSE", "VersolaTesting"],
         swiftSettings: strict
     ),
     // README.md's Swift examples, compiled as written (ReadmeExampleTests keeps the two equal).

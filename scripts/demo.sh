@@ -16,20 +16,16 @@ demo=$(mktemp -d /tmp/versola-demo.XXXXXX)
 mkdir -m 700 "$demo/run"
 export XDG_CONFIG_HOME="$demo/config" XDG_STATE_HOME="$demo/state" XDG_RUNTIME_DIR="$demo/run"
 export VERSOLA_AGENT_IDLE_TIMEOUT=60
-idp_pid=""
 cleanup() {
   "$bin/versola" agent --stop >/dev/null 2>&1 || true
-  if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi
   rm -rf "$demo"
 }
 on_exit cleanup
 
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
 
-"$bin/versola-test-idp" --port 0 --auto-login > "$demo/idp.out" 2>&1 &
-idp_pid=$!
-for _ in $(seq 1 100); do [ -s "$demo/idp.out" ] && break; sleep 0.05; done
-issuer=$(head -n 1 "$demo/idp.out")
+start_test_idp "$bin" "$demo/idp.out" --auto-login || die "the test provider did not start"
+issuer=$test_idp_issuer
 echo "test provider: $issuer (user alice, auto-login)"
 
 browser='curl -sL -o /dev/null %s'

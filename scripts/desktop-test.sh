@@ -46,11 +46,8 @@ for _ in $(seq 1 100); do
   sleep 0.05
 done
 
-"$VERSOLA_BIN/versola-test-idp" --port 0 --auto-login >"$work/idp.out" 2>&1 &
-idp_pid=$!
-on_exit "kill $idp_pid"
-for _ in $(seq 1 100); do [ -s "$work/idp.out" ] && break; sleep 0.05; done
-issuer=$(head -n 1 "$work/idp.out")
+start_test_idp "$VERSOLA_BIN" "$work/idp.out" --auto-login || die "the test provider did not start"
+issuer=$test_idp_issuer
 versola() { "$VERSOLA_BIN/versola" --profile desktop "$@"; }
 on_exit "'$VERSOLA_BIN/versola' agent --stop >/dev/null 2>&1"
 

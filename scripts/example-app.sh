@@ -24,14 +24,8 @@ bin="$(swift build --show-bin-path)"
 swift build --package-path examples/terminal-app -Xswiftc -warnings-as-errors 2>&1 | tail -n 1
 app="$(swift build --package-path examples/terminal-app --show-bin-path)/terminal-app"
 
-idp_pid=""
-stop_idp() { if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi; }
-on_exit stop_idp
-"$bin/versola-test-idp" --port 0 --auto-login > "$work/idp.out" 2>&1 &
-idp_pid=$!
-for _ in $(seq 1 100); do [ -s "$work/idp.out" ] && break; sleep 0.05; done
-issuer=$(head -n 1 "$work/idp.out")
-[ -n "$issuer" ] || die "the test provider printed no issuer"
+start_test_idp "$bin" "$work/idp.out" --auto-login || die "the test provider did not start"
+issuer=$test_idp_issuer
 
 mkdir -m 700 "$work/state" "$work/config"
 XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config" "$app" "$issuer"

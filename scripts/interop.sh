@@ -26,16 +26,8 @@ build=${VERSOLA_BUILD_PATH:-.build}
 out="$build/interop"
 started=$(date +%s)
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-
 echo "== glewlwyd"
-if ! command -v glewlwyd >/dev/null 2>&1; then
-  echo "installing glewlwyd (Debian package)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q glewlwyd >/dev/null 2>&1 || {
-    as_root apt-get update -q >/dev/null
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q glewlwyd >/dev/null
-  }
-fi
+command -v glewlwyd >/dev/null 2>&1 || need_packages glewlwyd
 schema=/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz
 [ -r "$schema" ] || { echo "interop: $schema is missing (glewlwyd package incomplete?)" >&2; exit 1; }
 glewlwyd --help 2>&1 | grep -m1 '^Version' || true
@@ -147,18 +139,10 @@ echo "== FastMCP (resource-first sign-in)"
 bash "$interop/mcp.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
 
 echo "== versola-test-idp --auto-login"
-"$bin/versola-test-idp" --port 0 --auto-login --device-interval 1 >"$work/idp.out" 2>"$work/idp.err" &
-pids+=($!)
-issuer=""
-for _ in $(seq 1 100); do
-  issuer=$(head -n 1 "$work/idp.out" 2>/dev/null | grep -Eo 'http://[^ ]+' || true)
-  [ -n "$issuer" ] && break
-  sleep 0.1
-done
-if [ -z "$issuer" ]; then
-  echo "interop: versola-test-idp printed no issuer" >&2
+if ! start_test_idp "$bin" "$work/idp.out" --auto-login --device-interval 1; then
   status=1
 else
+  issuer=$test_idp_issuer
   bash "$interop/run-provider.sh" --versola "$versola" --tsv "$results" --issuer "$issuer" --client-id versola-test \
     --login-command 'curl -sL -o /dev/null %s' --dpop --resource userinfo --name "versola-test-idp" \
     --device-approve-command 'curl -sf -o /dev/null %s' || status=1

@@ -40,6 +40,60 @@ install_deps() {
   bash "$VERSOLA_ROOT/scripts/install-deps.sh"
 }
 
+# need_packages PACKAGE...: installs those Debian packages, and the build's own, where missing.
+need_packages() {
+  VERSOLA_EXTRA_PACKAGES="$*" install_deps
+}
+
+# run_swift_tests LOG [ARGUMENT...]: `swift test --skip-build ARGUMENT...` with the whole output
+# kept in LOG and its summary lines shown; returns its exit status. (Environment given before
+# the call, such as VERSOLA_CLI_UNDER_TEST, reaches the tests.)
+run_swift_tests() {
+  local log=$1 status
+  shift
+  set +e
+  swift test --skip-build "$@" >"$log" 2>&1
+  status=$?
+  set -e
+  grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)' "$log" || true
+  return "$status"
+}
+
+# fail_tests WHAT STATUS LOG: says WHAT failed, prints each issue a test recorded with the detail
+# after it (for a command test, the child's stderr) and the log's end, then exits with STATUS.
+fail_tests() {
+  echo "$1 failed (exit $2); each issue recorded follows, then the log's end" >&2
+  grep -E -A 60 'recorded an issue|error:' "$3" | head -n 800 >&2 || true # head may close the pipe early
+  tail -n 60 "$3" >&2
+  exit "$2"
+}
+
+# start_test_idp BIN_DIR OUT [ARGUMENT...]: starts BIN_DIR/versola-test-idp on a free loopback
+# port with the arguments and its output in OUT, and stops it when the script exits. Sets
+# test_idp_pid and test_idp_issuer (the address it prints first); returns 1, saying so, when it
+# printed none within 5 s.
+start_test_idp() {
+  local bin=$1 out=$2
+  shift 2
+  "$bin/versola-test-idp" --port 0 "$@" >"$out" 2>&1 &
+  test_idp_pid=$!
+  on_exit "kill $test_idp_pid 2>/dev/null"
+  test_idp_issuer=""
+  for _ in $(seq 1 100); do
+    test_idp_issuer=$(head -n 1 "$out" 2>/dev/null | grep -Eo 'https?://[^ ]+' || true)
+    [ -n "$test_idp_issuer" ] && return 0
+    sleep 0.05
+  done
+  echo "versola-test-idp printed no issuer; its output: $(head -c 400 "$out")" >&2
+  return 1
+}
+
+# size_check: fails naming each Swift or C source file over 400 lines and each function over 60.
+size_check() {
+  python3 "$VERSOLA_ROOT/scripts/support/size_check.py" --self-test
+  python3 "$VERSOLA_ROOT/scripts/support/size_check.py" Sources Conformance Tests Fuzz examples
+}
+
 # test_count LOG: the number of tests a `swift test` log says ran (0 when none).
 test_count() {
   grep -Eo 'Test run with [0-9]+ tests' "$1" | tail -n 1 | grep -Eo '[0-9]+' || echo 0

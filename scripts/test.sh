@@ -26,6 +26,9 @@ bash scripts/shellcheck.sh
 stage "type names (each declared in one target)"
 bash scripts/type-names-check.sh
 
+stage "sizes (no source file over 400 lines, no function over 60)"
+size_check
+
 stage "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
@@ -39,39 +42,21 @@ bash scripts/api-check.sh
 stage "documentation (DocC, warnings are errors)"
 bash scripts/docs.sh
 
-# swift_tests WHAT [ARGUMENT...]: `swift test --skip-build ARGUMENT...` with its summary lines
-# shown and the whole log kept in $log; on failure, says WHAT failed, prints the log and exits.
-log=$(temp_file)
-swift_tests() {
-  local what=$1 status
-  shift
-  set +e
-  swift test --skip-build "$@" 2>&1 | tee "$log" | grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)'
-  status=${PIPESTATUS[0]}
-  set -e
-  if [ "$status" -ne 0 ]; then
-    echo "$what failed (exit $status); the full log follows" >&2
-    cat "$log" >&2
-    exit "$status"
-  fi
-}
-
-stage "tests"
-swift_tests tests
-count=$(test_count "$log")
-minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
-if [ "$count" -lt "$minimum" ]; then
-  die "only $count tests ran; the project has at least $minimum"
-fi
-echo "== $count tests passed"
+# Each suite runs once. The unit tests and the in-process scenarios run against the debug
+# build; the command's process tests (VersolaCommandTests) run against the installed layout
+# below, and the conformance report is made from the two logs.
+unit_log=$(temp_file)
+command_log=$(temp_file)
+stage "tests (every target's tests, except the command's process tests)"
+run_swift_tests "$unit_log" --skip VersolaCommandTests || fail_tests "the tests" $? "$unit_log"
 
 stage "examples/terminal-app: an outside package against the test provider"
 bash scripts/example-app.sh
 
 # What people run is what `make install` installs: the static front and the engine linked with
 # lld in the agent's layout (Sources/versola/agent.order). The command's end-to-end tests, kubectl
-# and git included, run again against those binaries.
-stage "the command tests against the installed layout (make install)"
+# and git included, run against those binaries.
+stage "the command's process tests against the installed layout (make install)"
 # Its own directory, open to others as /usr/local is: one test runs the command as a second user.
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/versola-installed.XXXXXX")
 chmod 755 "$prefix"
@@ -80,11 +65,18 @@ make -s install PREFIX="$prefix" 2>&1 | grep -vE '^(\[|Building|Build of|Compili
 if [ ! -x "$prefix/bin/versola" ] || [ ! -x "$prefix/libexec/versola/versola" ]; then
   die "make install installed no versola"
 fi
-VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" swift_tests "the command tests against the installed binaries" \
-  --filter VersolaCommandTests
+VERSOLA_CLI_UNDER_TEST="$prefix/bin/versola" run_swift_tests "$command_log" --filter VersolaCommandTests ||
+  fail_tests "the command tests against the installed binaries" $? "$command_log"
 
-stage "conformance report"
-bash scripts/conformance.sh --skip-build
+count=$(($(test_count "$unit_log") + $(test_count "$command_log")))
+minimum=$(cat scripts/minimum-test-count 2>/dev/null || echo 1)
+if [ "$count" -lt "$minimum" ]; then
+  die "only $count tests ran; the project has at least $minimum"
+fi
+echo "== $count tests passed"
+
+stage "conformance report (from the two runs above)"
+bash scripts/conformance.sh --from-logs "$unit_log" "$command_log"
 
 stage "desktop: the GTK example on Xvfb, signing in through a private-use scheme (L7)"
 bash scripts/desktop-test.sh

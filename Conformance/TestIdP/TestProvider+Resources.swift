@@ -45,19 +45,9 @@ extension TestProvider {
         if takeFault(endpoint, .invalidDPoPProof) {
             return .refused(challenge(scheme: "DPoP", error: "invalid_dpop_proof", description: "told to reject", endpoint: endpoint))
         }
-        let nonceRequired = endpoint == .resource ? configuration.resourceRequiresDPoPNonce : configuration.requireDPoPNonce
-        var nonces: Set<String> = []
-        if nonceRequired {
-            if endpoint == .resource {
-                if resourceServerNonces.isEmpty { rotateNonce(&resourceServerNonces) }
-                nonces = Set(resourceServerNonces)
-            } else {
-                if authorizationServerNonces.isEmpty { rotateNonce(&authorizationServerNonces) }
-                nonces = Set(authorizationServerNonces)
-            }
-        }
         switch inspectProof(
-            fields: request.headers.values("DPoP"), method: request.method, url: url, accessToken: token, nonces: nonces)
+            fields: request.headers.values("DPoP"), method: request.method, url: url, accessToken: token,
+            nonces: acceptedNonces(at: endpoint))
         {
         case .failure(.nonceRequired):
             return .refused(
@@ -73,6 +63,19 @@ extension TestProvider {
             }
             return .granted(record)
         }
+    }
+
+    /// The DPoP nonces a proof sent to `endpoint` may carry (one is made when none is current);
+    /// empty when that endpoint requires none.
+    private func acceptedNonces(at endpoint: TestEndpoint) -> Set<String> {
+        let nonceRequired = endpoint == .resource ? configuration.resourceRequiresDPoPNonce : configuration.requireDPoPNonce
+        guard nonceRequired else { return [] }
+        if endpoint == .resource {
+            if resourceServerNonces.isEmpty { rotateNonce(&resourceServerNonces) }
+            return Set(resourceServerNonces)
+        }
+        if authorizationServerNonces.isEmpty { rotateNonce(&authorizationServerNonces) }
+        return Set(authorizationServerNonces)
     }
 
     /// An armed ``TestFault/bearerError(code:description:)``: the RFC 6750 §3.1 answer for a

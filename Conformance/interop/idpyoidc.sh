@@ -36,13 +36,8 @@ build=$(cd "$build" && pwd)
 version=${IDPYOIDC_VERSION:-5.0.0}
 started=$(date +%s)
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() { # Debian packages, with the package lists refreshed once when they are stale
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 || {
-    as_root apt-get update -q >/dev/null
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
-  }
-}
+# Debian packages, installed where missing by the project's one installer.
+apt_install() { VERSOLA_EXTRA_PACKAGES="$*" bash "$here/../../scripts/install-deps.sh"; }
 
 # 1. The virtual environment.
 venv="$build/idpyoidc-venv"

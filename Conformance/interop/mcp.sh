@@ -54,11 +54,7 @@ if ! installed; then
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
     # Debian's python3 needs python3-venv for ensurepip.
     rm -rf "$venv"
-    if [ "$(id -u)" = 0 ]; then as_root=(); else as_root=(sudo); fi
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null 2>&1 || {
-      "${as_root[@]}" apt-get update -q >/dev/null
-      "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null
-    }
+    VERSOLA_EXTRA_PACKAGES=python3-venv bash "$here/../../scripts/install-deps.sh"
     python3 -m venv "$venv"
   fi
   "$python" -m pip install -q --disable-pip-version-check --no-input "fastmcp==$version"

@@ -62,6 +62,31 @@ struct Options {
     var separateResource = false
 }
 
+extension Options {
+    /// The flags that take no value, each with the change it makes.
+    static let switches: [String: @Sendable (inout Options) -> Void] = [
+        "--auto-login": { $0.configuration.autoLogin = true },
+        "--require-par": { $0.configuration.requirePushedAuthorizationRequests = true },
+        "--require-dpop": { $0.configuration.requireDPoP = true },
+        "--no-dpop-metadata": { $0.configuration.advertiseDPoP = false },
+        "--no-offline-access": { $0.configuration.advertiseOfflineAccess = false },
+        "--consent-for-offline-access": { $0.configuration.requireConsentForOfflineAccess = true },
+        "--no-code-response-type": { $0.configuration.responseTypesSupported = ["id_token"] },
+        "--dpop-nonce": {
+            $0.configuration.requireDPoPNonce = true
+            $0.configuration.resourceRequiresDPoPNonce = true
+        },
+        "--separate-resource-server": { $0.separateResource = true },
+        "--exact-redirect-port": { options in
+            for index in options.configuration.clients.indices {
+                options.configuration.clients[index].allowsAnyLoopbackPort = false
+            }
+        },
+        "--refresh-tokens": { $0.configuration.issueRefreshTokens = true },
+        "--no-refresh-tokens": { $0.configuration.issueRefreshTokens = false },
+    ]
+}
+
 func parseOptions(_ list: [String]) -> Options {
     var options = Options()
     var arguments = list[...]
@@ -89,24 +114,8 @@ func parseOptions(_ list: [String]) -> Options {
             options.configuration.dynamicRegistration = true
             options.configuration.requireResourceIndicator = true
             options.separateResource = true
-        case "--auto-login": options.configuration.autoLogin = true
         case "--fault-plan": options.planFile = value(after: argument)
-        case "--require-par": options.configuration.requirePushedAuthorizationRequests = true
-        case "--require-dpop": options.configuration.requireDPoP = true
-        case "--no-dpop-metadata": options.configuration.advertiseDPoP = false
-        case "--no-offline-access": options.configuration.advertiseOfflineAccess = false
-        case "--consent-for-offline-access": options.configuration.requireConsentForOfflineAccess = true
-        case "--no-code-response-type": options.configuration.responseTypesSupported = ["id_token"]
-        case "--dpop-nonce":
-            options.configuration.requireDPoPNonce = true
-            options.configuration.resourceRequiresDPoPNonce = true
-        case "--separate-resource-server": options.separateResource = true
-        case "--exact-redirect-port":
-            for index in options.configuration.clients.indices {
-                options.configuration.clients[index].allowsAnyLoopbackPort = false
-            }
-        case "--refresh-tokens": options.configuration.issueRefreshTokens = true
-        case "--no-refresh-tokens": options.configuration.issueRefreshTokens = false
+        case let flag where Options.switches[flag] != nil: Options.switches[flag]?(&options)
         case "--access-token-lifetime":
             guard let seconds = Int(value(after: argument)), seconds > 0 else {
                 fail("--access-token-lifetime needs seconds")

@@ -10,7 +10,8 @@ import Testing
 @Suite struct DocCommentExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let compiledPath = "Tests/ReadmeExamples/DocCommentExamples.swift"
+    /// The files that compile the examples (the doc comments' and the articles'), as messages name them.
+    static let compiledPath = "Tests/ReadmeExamples/DocCommentExamples*.swift"
 
     /// One example as documented: where it starts (the fence line), what it documents, its lines.
     struct Example: Equatable, CustomStringConvertible {
@@ -246,8 +247,10 @@ import Testing
 
     @Test func everyDocumentedExampleIsCompiledAsWritten() throws {
         let examples = try Self.documentedExamples()
-        let compiled = Self.compiledBodies(
-            of: try String(contentsOf: Self.root.appendingPathComponent(Self.compiledPath), encoding: .utf8))
+        let compiledFiles = try Self.files(under: "Tests/ReadmeExamples", ending: ".swift")
+            .filter { $0.path.hasPrefix("Tests/ReadmeExamples/DocCommentExamples") }
+        #expect(compiledFiles.count == 2, "the doc comments' examples and the articles' are compiled")
+        let compiled = compiledFiles.flatMap { Self.compiledBodies(of: $0.text) }
         #expect(examples.count > 20, "the documentation of Versola has its examples")
         #expect(examples.contains { $0.symbol == "Session" })
         #expect(examples.contains { $0.symbol == "OpenIDClient" })

@@ -45,29 +45,7 @@ struct CommandEndToEndTests {
             #expect(try JSONValue(parsing: again.stdout)["accessToken"]?.string == accessToken)
             #expect(await cli.requestCount(.token) == tokenRequests)
 
-            // kubectl sends no DPoP proofs: this DPoP-bound access token is refused for it; the ID
-            // token (not bound) serves.
-            let bound = try await cli.run(["token", "--format", "k8s"])
-            #expect(bound.status == ExitStatus.configuration.rawValue)
-            #expect(bound.stdout.isEmpty)
-            let k8s = try JSONValue(parsing: try await cli.run(["token", "--format", "k8s", "--token", "id"]).stdout)
-            #expect(k8s["apiVersion"] == "client.authentication.k8s.io/v1")
-            #expect(k8s["kind"] == "ExecCredential")
-            #expect(k8s["status"]?["token"]?.string?.split(separator: ".").count == 3)
-            let timestamp = try #require(k8s["status"]?["expirationTimestamp"]?.string)
-            #expect(timestamp.count == 20 && timestamp.hasSuffix("Z") && timestamp.contains("T"))
-
-            let userInfo = try JSONValue(parsing: try await cli.run(["userinfo", "--json"]).stdout)
-            #expect(userInfo["email"] == "alice@example.test")
-
-            // A DPoP-bound request to the provider's resource.
-            let resource = try await cli.run(["request", "--json", cli.idp.resourceURL])
-            #expect(resource.status == 0)
-            let response = try JSONValue(parsing: resource.stdout)
-            #expect(response["status"] == 200)
-            let resourceRequest = try #require(await cli.idp.provider.requests(to: .resource).last)
-            #expect(resourceRequest.headers["Authorization"]?.hasPrefix("DPoP ") == true)
-            #expect(resourceRequest.headers["DPoP"] != nil)
+            try await expectBoundTokenUses(cli)
 
             // T4: a forced refresh gets a new token.
             let forced = try await cli.run(["token", "--force-refresh"])
@@ -84,6 +62,35 @@ struct CommandEndToEndTests {
             #expect(error["error"]?["cause"] == "sessionExpired")
             #expect(after.stdout.isEmpty)
         }
+    }
+
+    /// What a DPoP-bound session serves besides `versola token`: kubectl gets the ID token (it
+    /// sends no proofs, so the bound access token is refused for it), UserInfo, and a request
+    /// to the provider's resource with a proof.
+    private func expectBoundTokenUses(_ cli: CLIHarness) async throws {
+        // kubectl sends no DPoP proofs: this DPoP-bound access token is refused for it; the ID
+        // token (not bound) serves.
+        let bound = try await cli.run(["token", "--format", "k8s"])
+        #expect(bound.status == ExitStatus.configuration.rawValue)
+        #expect(bound.stdout.isEmpty)
+        let k8s = try JSONValue(parsing: try await cli.run(["token", "--format", "k8s", "--token", "id"]).stdout)
+        #expect(k8s["apiVersion"] == "client.authentication.k8s.io/v1")
+        #expect(k8s["kind"] == "ExecCredential")
+        #expect(k8s["status"]?["token"]?.string?.split(separator: ".").count == 3)
+        let timestamp = try #require(k8s["status"]?["expirationTimestamp"]?.string)
+        #expect(timestamp.count == 20 && timestamp.hasSuffix("Z") && timestamp.contains("T"))
+
+        let userInfo = try JSONValue(parsing: try await cli.run(["userinfo", "--json"]).stdout)
+        #expect(userInfo["email"] == "alice@example.test")
+
+        // A DPoP-bound request to the provider's resource.
+        let resource = try await cli.run(["request", "--json", cli.idp.resourceURL])
+        #expect(resource.status == 0)
+        let response = try JSONValue(parsing: resource.stdout)
+        #expect(response["status"] == 200)
+        let resourceRequest = try #require(await cli.idp.provider.requests(to: .resource).last)
+        #expect(resourceRequest.headers["Authorization"]?.hasPrefix("DPoP ") == true)
+        #expect(resourceRequest.headers["DPoP"] != nil)
     }
 
     // T2: twenty shells asking at once, the agent started on demand by whichever comes first:

@@ -16,6 +16,32 @@ struct LoginCommand {
     let options: LoginOptions
 
     func run() async throws(CommandFailure) {
+        let prepared: Prepared
+        do throws(VersolaError) {
+            prepared = try await prepare()
+        } catch {
+            throw .versola(error)
+        }
+        try await signIn(prepared)
+        let session = prepared.session, context = context, json = context.invocation.global.json
+        let note = await Self.handOver(session, context: context, passphrase: prepared.keys.passphrase)
+        let status = SessionHost.status(of: session, settings: prepared.settings, profile: context.profile)
+        context.console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
+        if let note, !json { context.console.err(note) }
+    }
+
+    /// What a login has once its settings are resolved and its session has started.
+    private struct Prepared {
+        let settings: ProfileSettings
+        let session: Session
+        let pendingProfile: PendingProfile
+        let browserAvailable: Bool
+        let keys: LoginKeys
+    }
+
+    /// Resolves the settings (a resource's registration included), unlocks the keys, keeps the
+    /// settings pending beside the saved profile and starts the session.
+    private func prepare() async throws(VersolaError) -> Prepared {
         let console = context.console
         let profile = context.profile
         let settings: ProfileSettings
@@ -23,7 +49,7 @@ struct LoginCommand {
         let pendingProfile: PendingProfile
         let browserAvailable: Bool
         let keys: LoginKeys
-        do throws(VersolaError) {
+        do {
             let files = try context.profileFiles()
             let saved = try files.load(profile)
             let (resolved, registeredSecret, registration) = try await ResourceLogin.resolve(options, context: context)
@@ -61,9 +87,17 @@ struct LoginCommand {
                 keys.settle()
                 throw error
             }
-        } catch {
-            throw .versola(error)
         }
+        return Prepared(
+            settings: settings, session: session, pendingProfile: pendingProfile, browserAvailable: browserAvailable,
+            keys: keys)
+    }
+
+    /// The sign-in itself, through the browser or another device; the pending settings become
+    /// the profile when it succeeds.
+    private func signIn(_ prepared: Prepared) async throws(CommandFailure) {
+        let console = context.console
+        let (session, settings, pendingProfile, keys) = (prepared.session, prepared.settings, prepared.pendingProfile, prepared.keys)
         var parameters = AuthorizationParameters()
         parameters.acrValues = options.acrValues
         parameters.maxAge = options.maxAge
@@ -78,7 +112,7 @@ struct LoginCommand {
         do throws(VersolaError) {
             let dpop = try await session.bindsTokensToDPoP()
             if !json { console.err(LoginNotes.dpopLine(mode: settings.dpop, usesDPoP: dpop)) }
-            if try await usesDeviceFlow(session, browserAvailable: browserAvailable) {
+            if try await usesDeviceFlow(session, browserAvailable: prepared.browserAvailable) {
                 if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
                 try await session.loginWithDevice(parameters) { prompt in
                     console.err(DeviceLoginText.prompt(prompt))
@@ -114,10 +148,6 @@ struct LoginCommand {
         }
         interruption.stop()
         indicator.stop()
-        let note = await Self.handOver(session, context: context, passphrase: keys.passphrase)
-        let status = SessionHost.status(of: session, settings: settings, profile: profile)
-        console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
-        if let note, !json { console.err(note) }
     }
 
     /// Tells a running agent about the new session and hands it the login's access token, so

@@ -23,31 +23,7 @@ enum ServerSocket {
         guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
         else { throw .socketFailed(operation: "setsockopt(SO_REUSEADDR)", code: errno) }
 
-        let bound: Int32
-        switch address {
-        case .ipv4Loopback:
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = port.bigEndian
-            socketAddress.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        case .ipv6Loopback:
-            guard setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
-            else { throw .socketFailed(operation: "setsockopt(IPV6_V6ONLY)", code: errno) }
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = port.bigEndian
-            socketAddress.sin6_addr = in6addr_loopback
-            bound = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        }
+        let bound = try bindLoopback(descriptor, address: address, port: port)
         guard bound == 0 else {
             let code = errno
             switch code {
@@ -67,6 +43,38 @@ enum ServerSocket {
         }
         success = true
         return (descriptor, local)
+    }
+
+    /// Binds `descriptor` to the loopback address and port (an IPv6 socket to IPv6 only);
+    /// returns bind's result.
+    private static func bindLoopback(
+        _ descriptor: Int32, address: HTTPServerAddress, port: UInt16
+    ) throws(HTTPServerError) -> Int32 {
+        var one: Int32 = 1
+        switch address {
+        case .ipv4Loopback:
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            socketAddress.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
+            return withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        case .ipv6Loopback:
+            guard setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else { throw .socketFailed(operation: "setsockopt(IPV6_V6ONLY)", code: errno) }
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            socketAddress.sin6_addr = in6addr_loopback
+            return withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        }
     }
 
     /// The local port of a bound socket.

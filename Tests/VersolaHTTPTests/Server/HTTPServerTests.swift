@@ -3,26 +3,6 @@ import Testing
 
 @testable import VersolaHTTP
 
-/// Releases every waiter once `count` of them have arrived: handlers that await it can
-/// only finish if they all run at the same time.
-actor ArrivalGate {
-    private let count: Int
-    private var arrived = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(count: Int) { self.count = count }
-
-    func arriveAndWait() async {
-        arrived += 1
-        if arrived >= count {
-            for waiter in waiters { waiter.resume() }
-            waiters = []
-            return
-        }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-}
-
 /// The server over real loopback sockets, seen by a raw client.
 /// Rule: SPEC A4 (loopback-only listener, ephemeral port, one path served, others 404).
 @Suite struct HTTPServerTests {
@@ -394,18 +374,5 @@ actor ArrivalGate {
             // The second transfer made no new connection.
             #expect(output == "hello 127.0.0.1 a 1\nhello 127.0.0.1 b 0\n")
         }
-    }
-}
-
-/// Hands out planned accept decisions in order and records every peer it saw.
-actor ArrivalLog {
-    private var planned: [HTTPServerAcceptDecision] = []
-    private(set) var peers: [HTTPServerPeer] = []
-
-    func plan(_ decisions: [HTTPServerAcceptDecision]) { planned = decisions }
-
-    func next(_ peer: HTTPServerPeer) -> HTTPServerAcceptDecision {
-        peers.append(peer)
-        return planned.isEmpty ? .serve : planned.removeFirst()
     }
 }
