@@ -52,6 +52,4 @@ enum SessionEvent: Sendable, Hashable {
     case storageLocked
     /// The storage was unlocked (S10, S13).
     case storageUnlocked
-    /// The stored secrets could not be decrypted (E9, S13): a sign-out.
-    case credentialsInvalidated
 }

@@ -73,7 +73,6 @@ struct SessionMachine: Sendable, Hashable {
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
-        case .credentialsInvalidated: credentialsInvalidated()
         }
     }
 
@@ -311,6 +310,7 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
+    /// E9, S13: the stored secrets stopped decrypting (a read of the store said so): a sign-out.
     mutating func credentialsInvalidated() -> SessionOutcome {
         switch phase {
         case .loggingOut, .locked:

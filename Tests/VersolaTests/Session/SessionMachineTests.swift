@@ -71,13 +71,11 @@ import VersolaHTTP
         ("logoutFinished", .logoutFinished(newest: nil, inMemory: nil, endSession: false)),
         ("storageLocked", .storageLocked),
         ("storageUnlocked", .storageUnlocked),
-        ("credentialsInvalidated", .credentialsInvalidated),
     ]
 
     /// The SPEC, written out per (state, event): the next state and the actions besides
     /// publishing. Pairs not listed change nothing. Written independently of the machine.
     static func expected(_ state: SessionState, _ event: String) -> (SessionState, Set<SessionAction>)? {
-        let late = SessionAction.revoke(grant(refreshToken: "refresh-3"))
         switch (state, event) {
         // Startup restores from any state (S3, P2, P3, S10, E9).
         case (_, "restored.empty"), (_, "restored.unreadable"): return (.unauthenticated, [])
@@ -112,6 +110,14 @@ import VersolaHTTP
             return (.unauthenticated, [.discardPendingRequest])  // E7; the machine starts from unauthenticated here
         case (.authorizing, "authorizationFailed.system"): return (.unauthenticated, [.keepPendingRequest])  // E7
         case (.authenticated, "stepUpDemanded"): return (.stepUpRequired, [])  // S5
+        default: return expectedForTokensAndStorage(state, event)
+        }
+    }
+
+    /// The rest of ``expected(_:_:)``: refresh, expiry, logout, lock and invalidation.
+    static func expectedForTokensAndStorage(_ state: SessionState, _ event: String) -> (SessionState, Set<SessionAction>)? {
+        let late = SessionAction.revoke(grant(refreshToken: "refresh-3"))
+        switch (state, event) {
         // S6
         case (.authenticated, "refreshStarted"), (.stepUpRequired, "refreshStarted"): return (.refreshing, [])
         case (.refreshing, "refreshSucceeded"): return (.authenticated, [])
@@ -136,10 +142,8 @@ import VersolaHTTP
         case (.locked, _), (.loggingOut, "storageLocked"): return nil
         case (_, "storageLocked"): return (.locked, [])
         // E9, S13: only a record that no longer decrypts ends the session.
-        case (.loggingOut, "credentialsInvalidated"), (.unauthenticated, "credentialsInvalidated"),
-            (.loggingOut, "changed.invalidated"), (.unauthenticated, "changed.invalidated"):
-            return nil
-        case (_, "credentialsInvalidated"), (_, "changed.invalidated"): return (.unauthenticated, [.wipeCredentials])
+        case (.loggingOut, "changed.invalidated"), (.unauthenticated, "changed.invalidated"): return nil
+        case (_, "changed.invalidated"): return (.unauthenticated, [.wipeCredentials])
         default: return nil
         }
     }
