@@ -5,7 +5,8 @@ import Foundation
 enum SessionEvent: Sendable, Hashable {
     /// Startup read the store (disk only, T5).
     case restored(StoredSession)
-    /// Another process changed the stored record (S11).
+    /// Another process changed the stored record (S11); `.unreadable` with
+    /// `credentialsInvalidated` when the stored secrets stopped decrypting (E9, S13): a sign-out.
     case storeChanged(StoredSession)
     /// `login()` began (S4).
     case loginStarted

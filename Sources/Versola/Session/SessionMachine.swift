@@ -9,7 +9,8 @@ import Foundation
 /// exhaustive switch over the states; it returns an explicit result (accepted, or refused with
 /// why) and the actions the owning actor carries out, in order (write, wipe, publish, revoke,
 /// stop the browser leg, open the end-session page). A refused event changes nothing and
-/// returns no action. What the store holds is always accepted: it is the truth (S11).
+/// returns no action. What the store holds is accepted, being the truth (S11); only a record
+/// that stopped decrypting is refused where there is no grant to end.
 struct SessionMachine: Sendable, Hashable {
     /// The state and its data; changed only by the event methods (here and in
     /// SessionMachine+Store.swift).
