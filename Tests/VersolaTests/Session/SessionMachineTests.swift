@@ -69,6 +69,8 @@ import VersolaHTTP
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
         ("logoutStarted", .logoutStarted(unsaved: nil, endSession: false)),
         ("logoutFinished", .logoutFinished(newest: nil, inMemory: nil, endSession: false)),
+        ("logoutStarted.unsaved", .logoutStarted(unsaved: grant(refreshToken: "refresh-2"), endSession: true)),
+        ("logoutFinished.revoking", .logoutFinished(newest: grant(refreshToken: "refresh-2"), inMemory: grant(), endSession: true)),
         ("storageLocked", .storageLocked),
         ("storageUnlocked", .storageUnlocked),
     ]
@@ -134,6 +136,12 @@ import VersolaHTTP
             return (.unauthenticated, [.wipeCredentials])
         // S9, S12: the wipe comes first, with the grant held in memory to revoke afterwards.
         case (.loggingOut, "logoutFinished"): return (.unauthenticated, [])
+        case (_, "logoutFinished.revoking"):  // A9 A15: due whatever the state once the wipe is done
+            let newest = grant(refreshToken: "refresh-2")
+            let after: Set<SessionAction> = [.revoke(newest), .revoke(grant()), .openEndSession(idTokenHint: newest.idToken)]
+            return (state == .loggingOut ? .unauthenticated : state, after)
+        case (_, "logoutStarted.unsaved"):  // P10: the renewed grant not yet written is the one in memory
+            return (.loggingOut, [.wipeForLogout(inMemory: grant(refreshToken: "refresh-2"), endSession: true)])
         case (_, "logoutStarted"):
             let held: Grant? = state.holdsGrant && state != .locked ? grant() : nil
             return (.loggingOut, [.wipeForLogout(inMemory: held, endSession: false)])
