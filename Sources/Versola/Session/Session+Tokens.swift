@@ -123,15 +123,14 @@ extension Session {
         } catch {
             sequence.handle(.failed(error))
         }
-        switch sequence.result {
-        case (.success(let renewed), _)?:
+        // The sequence always ends; were it not to, the refresh would fail rather than hang.
+        switch sequence.result ?? (.failure(.reauthenticate(.sessionExpired)), kept: nil) {
+        case (.success(let renewed), _):
             await perform(apply(.refreshSucceeded(held(renewed))))
             return renewed
-        case (.failure(let error), let kept)?:
+        case (.failure(let error), let kept):
             await perform(apply(.refreshFailed(error, keptRefreshToken: kept)))
             throw error
-        case nil:
-            throw .reauthenticate(.sessionExpired)
         }
     }
 
