@@ -63,12 +63,9 @@ extension Session {
         present: (@Sendable (AuthorizationPrompt) async -> Void)?
     ) async throws(VersolaError) {
         try checkUnlocked()
-        let actions = apply(event)
-        guard !actions.isEmpty else {
-            throw .configuration(.invalidConfiguration("cannot start a login while \(state)"))
-        }
-        await perform(actions)
-        loginCompletedElsewhere = false
+        let start = apply(event)
+        if case .refused(let refusal) = start.result { throw refusal.loginError }
+        await perform(start)
         do {
             // A key made here (not inside the client) can be stored with the pending request,
             // so a redirect delivered after a restart can still finish the login (P1, P2, D1).
@@ -79,13 +76,17 @@ extension Session {
                 present: present)
             try await adopt(newGrant)
         } catch {
-            if loginCompletedElsewhere && state == .authenticated {
-                loginCompletedElsewhere = false
-                return
-            }
-            await perform(apply(.authorizationFailed(error)))
-            throw error
+            try await loginFailed(error)
         }
+    }
+
+    /// Hands a login's failure to the machine and throws it, unless another process completed
+    /// the login meanwhile (L2): then the login ended well.
+    func loginFailed(_ error: VersolaError) async throws(VersolaError) {
+        let outcome = apply(.authorizationFailed(error))
+        if outcome.result == .refused(.loginCompletedElsewhere) { return }
+        await perform(outcome)
+        throw error
     }
 
     /// P1: the pending request is on disk before the browser opens (or the user code is
@@ -157,10 +158,7 @@ extension Session {
             dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
         try await write(replacingUnreadable: true) { _ in record }
         unsaved = nil
-        if readProblem == .reauthenticate(.credentialsInvalidated) {
-            readProblem = nil
-            publisher.setProblem(nil, setAside: await store.setAsideRecords())
-        }
+        if machine.signInFixesReadProblem { publisher.setProblem(nil, setAside: await store.setAsideRecords()) }
         await perform(apply(.authorizationSucceeded(held(newGrant))))
     }
 

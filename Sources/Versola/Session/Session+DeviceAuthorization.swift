@@ -60,15 +60,11 @@ extension Session {
         present: (@Sendable (DeviceAuthorizationPrompt) async -> Void)?
     ) async throws(VersolaError) {
         try checkUnlocked()
-        let actions = apply(event)
+        let start = apply(event)
+        if case .refused(let refusal) = start.result { throw refusal.loginError }
         var resumed: PendingDeviceAuthorization?
-        for case .pollDeviceAuthorization(let device) in actions { resumed = device }
-        guard resumed != nil || actions.contains(.requestDeviceAuthorization) else {
-            if event == .deviceLoginResumed && !machine.runsLiveLogin { throw .recoverable(.pendingRequestExpired) }
-            throw .configuration(.invalidConfiguration("cannot start a login while \(state)"))
-        }
-        await perform(actions)
-        loginCompletedElsewhere = false
+        for case .pollDeviceAuthorization(let device) in start.actions { resumed = device }
+        await perform(start)
         do {
             // A new key is made here (not inside the client) so that it is stored with the
             // device request; a resumed request uses the key stored with it (P1, P2, D1).
@@ -84,12 +80,7 @@ extension Session {
                 present: present)
             try await adopt(newGrant)
         } catch {
-            if loginCompletedElsewhere && state == .authenticated {
-                loginCompletedElsewhere = false
-                return
-            }
-            await perform(apply(.authorizationFailed(error)))
-            throw error
+            try await loginFailed(error)
         }
     }
 

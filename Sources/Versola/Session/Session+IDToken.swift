@@ -26,7 +26,7 @@ extension Session {
         try checkUnlocked()
         await flushUnsaved()
         guard let held = machine.heldGrant, state.holdsGrant, state != .loggingOut else {
-            if let readProblem, state == .unauthenticated { throw readProblem }
+            if let readProblem = machine.readProblem, state == .unauthenticated { throw readProblem }
             throw .reauthenticate(.sessionExpired)
         }
         let now = client.environment.clock.wallClockNow

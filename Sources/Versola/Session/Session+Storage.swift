@@ -32,15 +32,10 @@ extension Session {
         switch stored {
         case .locked:
             await perform(apply(.storageLocked))
-        case .unreadable:
-            // Only a record that no longer decrypts ends the session (S13). A key source or file
-            // that cannot be used now (no session bus, a permission) leaves the state as it is;
-            // the reason is published as the storage problem and the next operation's error.
-            if readProblem == .reauthenticate(.credentialsInvalidated) { await perform(apply(.credentialsInvalidated)) }
         case .grant:
             if let record { client.dpopNonces.restore(record.dpopNonces) }
             await perform(apply(.storeChanged(stored)))
-        case .empty, .pendingRequest, .expiredPendingRequest:
+        case .empty, .pendingRequest, .expiredPendingRequest, .unreadable:
             if stored == .empty, unsaved != nil { return }
             await perform(apply(.storeChanged(stored)))
         }
@@ -124,8 +119,15 @@ extension Session {
     /// - Returns: what happened to the end-session page, nil when it was not asked for.
     @discardableResult
     public func logout(endSession: Bool = false) async -> EndSessionOutcome? {
-        let inMemory = unsaved.flatMap { grant(from: $0.record) } ?? machine.heldGrant?.grant
-        await perform(apply(.logoutStarted))
+        let unsavedGrant = unsaved.flatMap { grant(from: $0.record) }
+        let done = await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession)))
+        for case .openEndSession(let hint) in done { return await openEndSession(idTokenHint: hint) }
+        return nil
+    }
+
+    /// The wipe of a logout (S12): under the profile lock, reads the newest record and wipes it;
+    /// drops a record held for a later write. Returns the grant the record held for this client.
+    func wipeForLogout() async -> Grant? {
         var newest: SessionRecord?
         do throws(VersolaError) {
             try await exclusively { () throws(VersolaError) in
@@ -139,19 +141,9 @@ extension Session {
         unsaved = nil
         unsavedRetry?.cancel()
         unsavedRetry = nil
-        await perform(apply(.logoutFinished))
-        var ending: [Grant] = []
-        if let newest, newest.issuer == configuration.client.issuer, newest.clientID == configuration.client.clientID,
-            let stored = grant(from: newest), stored.refreshToken != nil
-        {
-            ending.append(stored)
-        }
-        if let inMemory, inMemory.refreshToken != nil, !ending.contains(where: { $0.refreshToken == inMemory.refreshToken }) {
-            ending.append(inMemory)
-        }
-        for grant in ending { _ = await client.revoke(grant) }
-        guard endSession else { return nil }
-        return await openEndSession(idTokenHint: (ending.first ?? inMemory)?.idToken)
+        guard let newest, newest.issuer == configuration.client.issuer, newest.clientID == configuration.client.clientID
+        else { return nil }
+        return grant(from: newest)
     }
 
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,

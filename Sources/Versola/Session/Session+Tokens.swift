@@ -56,7 +56,7 @@ extension Session {
         await flushUnsaved()
         guard let held = machine.heldGrant, state.holdsGrant, state != .loggingOut else {
             // A record that could not be read says why, rather than a bare "signed out".
-            if let readProblem, state == .unauthenticated { throw readProblem }
+            if let readProblem = machine.readProblem, state == .unauthenticated { throw readProblem }
             throw .reauthenticate(.sessionExpired)
         }
         if !forceRefresh, let token = held.token {
@@ -107,78 +107,68 @@ extension Session {
         refreshFlight.end()
     }
 
-    /// Spends the newest refresh token under the profile lock. The rotated token is stored
-    /// before anything else can fail (P7, P10); a write that fails keeps it in memory, serves
-    /// it, and writes it again later.
+    /// Spends the newest refresh token under the profile lock, in the order ``RefreshSequence``
+    /// returns (P7, P10, R6): the rotated token is stored before anything else can fail; a
+    /// write that fails keeps it in memory, serves it, and writes it again later.
     private func performRefresh(from current: Grant) async throws(VersolaError) -> Grant {
         apply(.refreshStarted)
-        var kept: String?
+        var sequence = RefreshSequence(
+            current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
+        var answer: RefreshAnswer?
         do throws(VersolaError) {
-            let renewed = try await exclusively { () throws(VersolaError) -> Grant in
-                let stored = try await store.load()
-                guard var record = unsaved?.record ?? stored, record.issuer == configuration.client.issuer,
-                    record.clientID == configuration.client.clientID
-                else {
-                    // Signed out (or signed in elsewhere) by another process: nothing to spend.
-                    throw .reauthenticate(.sessionExpired)
-                }
-                var base = current
-                if let newest = record.refreshToken, newest != current.refreshToken {
-                    // T2: another process rotated the token while we waited; use theirs, never replay ours.
-                    base.refreshToken = newest
-                    if let raw = record.dpopPrivateKey { base.dpopKey = try? DPoPKey(rawRepresentation: raw) }
-                }
-                guard let refreshToken = base.refreshToken else { throw .reauthenticate(.sessionExpired) }
-                if let marker = record.refreshInFlight, marker.concerns(refreshToken: refreshToken) {
-                    client.environment.log.record(
-                        VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
-                }
-                record.refreshInFlight = RefreshInFlight(refreshToken: refreshToken, startedAt: client.environment.clock.wallClockNow)
-                try await store.save(record)
-                knownGeneration = await store.generation()
-                let answer: RefreshAnswer
-                do throws(VersolaError) {
-                    answer = try await client.requestRefresh(base)
-                } catch {
-                    if Self.nothingWasProcessed(error) {
-                        record.refreshInFlight = nil
-                        await saveOrHold(record, replacing: refreshToken)
-                    }
-                    throw error
-                }
-                // P7, P10: the answer arrived, so the old token is spent: store the new one first.
-                if let rotated = answer.rotatedRefreshToken {
-                    record.refreshToken = rotated
-                    kept = rotated
-                }
-                record.refreshInFlight = nil
-                record.dpopNonces = client.dpopNonces.snapshot()
-                await saveOrHold(record, replacing: refreshToken)
-                let renewed = try await client.acceptRefresh(answer)
-                record.refreshToken = renewed.refreshToken
-                record.idToken = renewed.idToken
-                record.subject = renewed.claims?.subject ?? record.subject
-                record.dpopPrivateKey = renewed.dpopKey?.rawRepresentation
-                await saveOrHold(record, replacing: refreshToken)
-                return renewed
+            try await exclusively { () throws(VersolaError) in
+                var event: RefreshEvent? = .started
+                while let next = event { event = await carryOut(sequence.handle(next), answer: &answer) }
             }
+        } catch {
+            sequence.handle(.failed(error))
+        }
+        // The sequence always ends; were it not to, the refresh would fail rather than hang.
+        switch sequence.result ?? (.failure(.reauthenticate(.sessionExpired)), kept: nil) {
+        case (.success(let renewed), _):
             await perform(apply(.refreshSucceeded(held(renewed))))
             return renewed
-        } catch {
+        case (.failure(let error), let kept):
             await perform(apply(.refreshFailed(error, keptRefreshToken: kept)))
             throw error
         }
     }
 
-    /// Whether a failed refresh provably never reached the provider (R6), so its in-flight
-    /// note can go.
-    private static func nothingWasProcessed(_ error: VersolaError) -> Bool {
-        switch error {
-        case .recoverable(.network(let failure)): !failure.requestBytesWritten
-        case .recoverable(.server(let failure)): [408, 429, 503].contains(failure.status)
-        case .reauthenticate: true
-        default: false
+    /// Carries out a refresh's actions in order (the profile lock is held); returns what came
+    /// of the one that answers or fails, which ends the list, or nil when the list ran out.
+    private func carryOut(_ actions: [RefreshAction], answer: inout RefreshAnswer?) async -> RefreshEvent? {
+        for action in actions {
+            do throws(VersolaError) {
+                switch action {
+                case .readRecord:
+                    return .recordRead(
+                        stored: try await store.load(), unsaved: unsaved?.record, now: client.environment.clock.wallClockNow)
+                case .warnUnfinishedRefresh:
+                    client.environment.log.record(
+                        VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
+                case .writeNote(let record):
+                    try await store.save(record)
+                    knownGeneration = await store.generation()
+                case .send(let grant):
+                    do throws(VersolaError) {
+                        let received = try await client.requestRefresh(grant)
+                        answer = received
+                        return .answered(
+                            rotatedRefreshToken: received.rotatedRefreshToken, dpopNonces: client.dpopNonces.snapshot())
+                    } catch {
+                        return .requestFailed(error)
+                    }
+                case .save(let record, let replacing):
+                    await saveOrHold(record, replacing: replacing)
+                case .check:
+                    guard let received = answer else { return .failed(.reauthenticate(.sessionExpired)) }
+                    return .checked(try await client.acceptRefresh(received))
+                }
+            } catch {
+                return .failed(error)
+            }
         }
+        return nil
     }
 
     // MARK: Resources

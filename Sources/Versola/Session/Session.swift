@@ -46,15 +46,10 @@ public actor Session {
     /// A record that could not be written yet (a full disk): held here and written again (P10).
     var unsaved: UnsavedRecord?
     var unsavedRetry: Task<Void, Never>?
-    /// Set when another process completed this process's login (L2), so its ending is a success.
-    var loginCompletedElsewhere = false
     /// This session's own critical sections on the store in progress: a change notice that
     /// arrives meanwhile is looked at once they end (it may be this session's own write).
     var ownSections = 0
     var changeDeferred = false
-    /// The failure of the last read of the store, when it failed (E9): the error an operation
-    /// reports instead of a bare "signed out".
-    var readProblem: VersolaError?
 
     /// A record the store refused (P10), and the refresh token it replaces on disk: it is
     /// written only over that token, never over a session another process changed since.
@@ -164,18 +159,17 @@ public actor Session {
     }
 
     /// What the store holds now, as the machine reads it. Why it could not be read, when it
-    /// could not, is kept for ``storageProblem`` and for the next operation's error.
+    /// could not, is published as ``storageProblem`` (the machine keeps it for the next
+    /// operation's error).
     func readStore() async -> (StoredSession, SessionRecord?) {
         let record: SessionRecord?
         let setAside = await store.setAsideRecords()
         do {
             record = try await store.load()
-            readProblem = nil
             publisher.setProblem(nil, setAside: setAside)
         } catch .recoverable(.unlockRequired) {
             return (.locked, nil)
         } catch {
-            readProblem = error
             switch error {
             case .reauthenticate(.credentialsInvalidated):
                 // P12: a sign-in does fix this one (it moves the record aside), so saying so is right.
@@ -186,7 +180,7 @@ public actor Session {
             default:
                 publisher.setProblem("\(store.recordDescription) could not be read: \(error)", setAside: setAside)
             }
-            return (.unreadable, nil)
+            return (.unreadable(error), nil)
         }
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID
         else { return (.empty, nil) }
@@ -219,8 +213,8 @@ public actor Session {
 
     /// Applies an event, mirrors the machine's data for the lock-free readers, and publishes.
     @discardableResult
-    func apply(_ event: SessionEvent) -> [SessionAction] {
-        let actions = machine.handle(event)
+    func apply(_ event: SessionEvent) -> SessionOutcome {
+        let outcome = machine.handle(event)
         let held = machine.heldGrant
         publisher.setUser(held.flatMap { $0.grant.claims.map(SessionUser.init) }, tokenType: held?.grant.tokenType)
         let serving: Bool
@@ -233,16 +227,20 @@ public actor Session {
             cache.held = serving ? held?.token : nil
             cache.freshness = freshness
         }
-        for case .publish(let state) in actions { publisher.publish(state) }
-        return actions
+        for case .publish(let state) in outcome.actions { publisher.publish(state) }
+        return outcome
     }
 
-    /// Carries out the machine's actions.
-    func perform(_ actions: [SessionAction]) async {
-        for action in actions {
+    /// Carries out the machine's actions in order; returns them with those of the events they
+    /// led to, for the operation that applied the event to find its own.
+    @discardableResult
+    func perform(_ outcome: SessionOutcome) async -> [SessionAction] {
+        var done: [SessionAction] = []
+        for action in outcome.actions {
+            done.append(action)
             switch action {
-            case .publish, .keepPendingRequest, .requestDeviceAuthorization, .pollDeviceAuthorization:
-                // The last two are carried out by the device login that applied the event.
+            case .publish, .keepPendingRequest, .requestDeviceAuthorization, .pollDeviceAuthorization, .openEndSession:
+                // The last three are carried out by the login or logout that applied the event.
                 break
             case .wipeCredentials:
                 unsaved = nil
@@ -257,13 +255,14 @@ public actor Session {
                 await restore()
             case .revoke(let grant):
                 _ = await client.revoke(grant)
-            case .endLiveLogin:
-                loginCompletedElsewhere = true
+            case .endLiveLogin, .cancelLiveLogin:
                 await client.cancelLogin()
-            case .cancelLiveLogin:
-                await client.cancelLogin()
+            case .wipeForLogout(let inMemory, let endSession):
+                let newest = await wipeForLogout()
+                done += await perform(apply(.logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)))
             }
         }
+        return done
     }
 
     /// Changes the stored record under the profile lock: `change` gets the newest record and

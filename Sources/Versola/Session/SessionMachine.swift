@@ -6,12 +6,22 @@ import Foundation
 /// The machine owns the session's data: the grant and the access token held in memory live on
 /// the states that hold a grant, the pending request on `authorizing`, and where a login, a
 /// step-up or a lock returns to on the state it interrupted. Each event has one method with an
-/// exhaustive switch over the states; it returns the actions the owning actor carries out
-/// (write, wipe, publish, revoke, stop the browser leg). An event that makes no sense in a
-/// state is an explicit outcome there: it changes nothing and returns no action.
+/// exhaustive switch over the states; it returns an explicit result (accepted, or refused with
+/// why) and the actions the owning actor carries out, in order (write, wipe, publish, revoke,
+/// stop the browser leg, open the end-session page). A refused event changes nothing and
+/// returns no action. What the store holds is accepted, being the truth (S11); only a record
+/// that stopped decrypting is refused where there is no grant to end.
 struct SessionMachine: Sendable, Hashable {
-    /// The state and its data.
-    private(set) var phase: SessionPhase
+    /// The state and its data; changed only by the event methods (here and in
+    /// SessionMachine+Store.swift).
+    var phase: SessionPhase
+
+    /// Why the last read of the store failed, when it did (E9): the error an operation reports
+    /// instead of a bare "signed out". A lock leaves it as it was; a read that works clears it.
+    var readProblem: VersolaError?
+    /// Set when another process completed this process's live login (L2), so that its ending
+    /// is a success; cleared when a login starts.
+    var loginCompletedElsewhere = false
 
     /// A machine in the signed-out state (a new session stays there until restored).
     init() {
@@ -34,9 +44,13 @@ struct SessionMachine: Sendable, Hashable {
         if case .authorizing(let authorizing) = phase { authorizing.live } else { false }
     }
 
-    /// Applies `event` and returns what to do.
+    /// Whether a sign-in fixes the last read's failure (P12: it moves the record that no longer
+    /// decrypts aside).
+    var signInFixesReadProblem: Bool { readProblem == .reauthenticate(.credentialsInvalidated) }
+
+    /// Applies `event` and returns whether it was taken and what to do.
     @discardableResult
-    mutating func handle(_ event: SessionEvent) -> [SessionAction] {
+    mutating func handle(_ event: SessionEvent) -> SessionOutcome {
         switch event {
         case .restored(let stored): restored(stored)
         case .storeChanged(let stored): storeChanged(stored)
@@ -55,82 +69,17 @@ struct SessionMachine: Sendable, Hashable {
         case .refreshFailed(let error, let keptRefreshToken): refreshFailed(error, keeping: keptRefreshToken)
         case .accessTokenHeld(let token, let expiresAt): accessTokenHeld(token, expiresAt: expiresAt)
         case .grantExpiredWithoutRefreshToken: grantExpiredWithoutRefreshToken()
-        case .logoutStarted: logoutStarted()
-        case .logoutFinished: logoutFinished()
+        case .logoutStarted(let unsaved, let endSession): logoutStarted(unsaved: unsaved, endSession: endSession)
+        case .logoutFinished(let newest, let inMemory, let endSession):
+            logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
-        case .credentialsInvalidated: credentialsInvalidated()
-        }
-    }
-
-    // MARK: Reading the store
-
-    /// Startup: the record decides, whatever the state was (T5, P2, P3, S10).
-    private mutating func restored(_ stored: StoredSession) -> [SessionAction] {
-        switch stored {
-        case .empty, .unreadable: return move(to: .unauthenticated)
-        case .grant(let grant, _, let hasPendingRequest):
-            return move(to: .authenticated(HeldGrant(grant: grant))) + (hasPendingRequest ? [.discardPendingRequest] : [])
-        case .pendingRequest(let pending):
-            return move(to: .authorizing(Authorizing(pending: pending, live: false, before: .unauthenticated)))
-        case .expiredPendingRequest: return move(to: .unauthenticated) + [.discardPendingRequest]
-        case .locked: return move(to: .locked(resume: nil))
-        }
-    }
-
-    /// Another process changed the record (S11): follow it. An access token held from an
-    /// older record is void once the grant on disk is another one.
-    private mutating func storeChanged(_ stored: StoredSession) -> [SessionAction] {
-        switch phase {
-        case .unauthenticated:
-            switch stored {
-            case .empty, .unreadable, .expiredPendingRequest, .locked: return []
-            case .grant(let grant, let refreshing, _):
-                return move(to: refreshing ? .refreshing(HeldGrant(grant: grant)) : .authenticated(HeldGrant(grant: grant)))
-            case .pendingRequest(let pending):
-                return move(to: .authorizing(Authorizing(pending: pending, live: false, before: .unauthenticated)))
-            }
-        case .authorizing(let authorizing):
-            switch stored {
-            case .grant(let grant, _, false) where authorizing.live || authorizing.before.heldGrant?.grant.refreshToken != grant.refreshToken:
-                // The pending request was answered elsewhere (`handle-redirect`, L2): this login is done.
-                return move(to: .authenticated(HeldGrant(grant: grant))) + (authorizing.live ? [.endLiveLogin] : [])
-            case .grant, .locked, .expiredPendingRequest: return []
-            case .pendingRequest(let pending):
-                var updated = authorizing
-                updated.pending = pending
-                phase = .authorizing(updated)
-                return []
-            case .empty, .unreadable:
-                // A live login keeps waiting (its own listener finishes it); a restored one is gone.
-                return authorizing.live ? [] : move(to: .unauthenticated)
-            }
-        case .authenticated(let held), .stepUpRequired(let held, _):
-            switch stored {
-            case .grant(let grant, let refreshing, _):
-                let next = held.following(grant)
-                if refreshing { return move(to: .refreshing(next)) }
-                if case .stepUpRequired(_, let challenge) = phase, next == held { return move(to: .stepUpRequired(next, challenge)) }
-                return move(to: .authenticated(next))
-            case .empty, .unreadable: return move(to: .unauthenticated)
-            case .pendingRequest, .expiredPendingRequest, .locked: return []
-            }
-        case .refreshing(let held):
-            switch stored {
-            case .grant(let grant, true, _): return move(to: .refreshing(held.following(grant)))
-            case .grant(let grant, false, _): return move(to: .authenticated(held.following(grant)))
-            case .empty, .unreadable: return move(to: .unauthenticated)
-            case .pendingRequest, .expiredPendingRequest, .locked: return []
-            }
-        case .locked, .loggingOut:
-            // Locked: the record cannot be read now; unlocking reads it. Logging out: the wipe decides.
-            return []
         }
     }
 
     // MARK: Authorization
 
-    private mutating func authorizationStarted(stepUp: Bool) -> [SessionAction] {
+    private mutating func authorizationStarted(stepUp: Bool) -> SessionOutcome {
         // S14: a request no process here runs (restored, left by a cancelled task, begun
         // elsewhere) is superseded: the new login starts from where that one would return.
         let (from, superseded) = startingPoint()
@@ -141,7 +90,8 @@ struct SessionMachine: Sendable, Hashable {
         case .stepUpRequired: allowed = stepUp
         case .authorizing, .refreshing, .locked, .loggingOut: allowed = false
         }
-        guard allowed else { return [] }
+        guard allowed else { return .refused(.cannotStartLogin(phase.state)) }
+        loginCompletedElsewhere = false
         return move(to: .authorizing(Authorizing(pending: nil, live: true, before: from)))
             + (superseded ? [.discardPendingRequest] : [])
     }
@@ -155,65 +105,75 @@ struct SessionMachine: Sendable, Hashable {
 
     /// `cancelLogin()` (E7, S14): a login this process runs is stopped (it then ends
     /// `userCancelled`); a request no process here runs is dropped, back to the state before it.
-    private mutating func loginCancelled() -> [SessionAction] {
+    private mutating func loginCancelled() -> SessionOutcome {
         switch phase {
-        case .authorizing(let authorizing) where authorizing.live: return [.cancelLiveLogin]
+        case .authorizing(let authorizing) where authorizing.live: return .accepted([.cancelLiveLogin])
         case .authorizing(let authorizing): return move(to: authorizing.before) + [.discardPendingRequest]
-        case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut: return []
+        case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut: return ignored()
         }
     }
 
     /// A14: a device login takes up a device request restored from disk (P2), which no
     /// process runs; otherwise it starts like `login()` (never over a step-up: the device flow
     /// carries no `acr_values`).
-    private mutating func deviceLoginStarted(resumeOnly: Bool) -> [SessionAction] {
+    private mutating func deviceLoginStarted(resumeOnly: Bool) -> SessionOutcome {
+        let refusal: SessionRefusal = resumeOnly ? .noDeviceLoginToResume : .cannotStartLogin(phase.state)
         switch phase {
         case .authorizing(var authorizing):
-            if authorizing.live { return [] }
+            if authorizing.live { return .refused(.cannotStartLogin(phase.state)) }
             if case .device(let device)? = authorizing.pending {
+                loginCompletedElsewhere = false
                 authorizing.live = true
                 phase = .authorizing(authorizing)
-                return [.pollDeviceAuthorization(device)]
+                return .accepted([.pollDeviceAuthorization(device)])
             }
             // S14: a restored browser request cannot be resumed here; a new device login supersedes it.
-            if resumeOnly { return [] }
             let from = authorizing.before
-            guard from.state == .unauthenticated || from.state == .authenticated else { return [] }
+            guard !resumeOnly, from.state == .unauthenticated || from.state == .authenticated else { return .refused(refusal) }
+            loginCompletedElsewhere = false
             return move(to: .authorizing(Authorizing(pending: nil, live: true, before: from)))
                 + [.discardPendingRequest, .requestDeviceAuthorization]
         case .unauthenticated, .authenticated:
-            if resumeOnly { return [] }
+            if resumeOnly { return .refused(refusal) }
+            loginCompletedElsewhere = false
             return move(to: .authorizing(Authorizing(pending: nil, live: true, before: phase))) + [.requestDeviceAuthorization]
         case .refreshing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return .refused(refusal)
         }
     }
 
-    private mutating func pendingStored(_ pending: PendingRequest) -> [SessionAction] {
+    private mutating func pendingStored(_ pending: PendingRequest) -> SessionOutcome {
         switch phase {
         case .authorizing(var authorizing):
             authorizing.pending = pending
             phase = .authorizing(authorizing)
-            return []
+            return .accepted()
         case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func authorizationSucceeded(_ fresh: HeldGrant) -> [SessionAction] {
+    private mutating func authorizationSucceeded(_ fresh: HeldGrant) -> SessionOutcome {
+        // P12: the sign-in moved a record that no longer decrypted aside.
+        if signInFixesReadProblem { readProblem = nil }
         switch phase {
         case .authorizing:
             return move(to: .authenticated(fresh)) + [.discardPendingRequest]
         case .authenticated(let held) where held.grant.refreshToken == fresh.grant.refreshToken:
             // The store change of this very login arrived first; now the access token is known too.
             phase = .authenticated(fresh)
-            return []
+            return .accepted()
         case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func authorizationFailed(_ error: VersolaError) -> [SessionAction] {
+    private mutating func authorizationFailed(_ error: VersolaError) -> SessionOutcome {
+        if loginCompletedElsewhere, case .authenticated = phase {
+            // L2: this login's leg was stopped because another process finished it.
+            loginCompletedElsewhere = false
+            return .refused(.loginCompletedElsewhere)
+        }
         switch phase {
         case .authorizing(let authorizing):
             // S4: back to where the login started; an existing grant is never dropped. E7: a
@@ -221,49 +181,49 @@ struct SessionMachine: Sendable, Hashable {
             let pending: SessionAction = error == .recoverable(.systemCancelled) ? .keepPendingRequest : .discardPendingRequest
             return move(to: authorizing.before) + [pending]
         case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func pendingExpired() -> [SessionAction] {
+    private mutating func pendingExpired() -> SessionOutcome {
         switch phase {
         case .authorizing(let authorizing): return move(to: authorizing.before) + [.discardPendingRequest]
-        case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut: return []
+        case .unauthenticated, .authenticated, .refreshing, .stepUpRequired, .locked, .loggingOut: return ignored()
         }
     }
 
     // MARK: Tokens
 
-    private mutating func stepUpDemanded(_ challenge: StepUpChallenge) -> [SessionAction] {
+    private mutating func stepUpDemanded(_ challenge: StepUpChallenge) -> SessionOutcome {
         switch phase {
         case .authenticated(let held): return move(to: .stepUpRequired(held, challenge))
-        case .unauthenticated, .authorizing, .refreshing, .stepUpRequired, .locked, .loggingOut: return []
+        case .unauthenticated, .authorizing, .refreshing, .stepUpRequired, .locked, .loggingOut: return ignored()
         }
     }
 
-    private mutating func refreshStarted() -> [SessionAction] {
+    private mutating func refreshStarted() -> SessionOutcome {
         switch phase {
         case .authenticated(let held), .stepUpRequired(let held, _): return move(to: .refreshing(held))
         case .refreshing:
             // Another process's refresh was being shown; this one now runs its own.
-            return []
-        case .unauthenticated, .authorizing, .locked, .loggingOut: return []
+            return .accepted()
+        case .unauthenticated, .authorizing, .locked, .loggingOut: return ignored()
         }
     }
 
-    private mutating func refreshSucceeded(_ fresh: HeldGrant) -> [SessionAction] {
+    private mutating func refreshSucceeded(_ fresh: HeldGrant) -> SessionOutcome {
         switch phase {
         case .refreshing, .authenticated:
             return move(to: .authenticated(fresh))
         case .loggingOut, .unauthenticated:
             // S12: a refresh that finishes after logout began is discarded, its new token revoked.
-            return [.revoke(fresh.grant)]
+            return .accepted([.revoke(fresh.grant)])
         case .authorizing, .stepUpRequired, .locked:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func refreshFailed(_ error: VersolaError, keeping keptRefreshToken: String?) -> [SessionAction] {
+    private mutating func refreshFailed(_ error: VersolaError, keeping keptRefreshToken: String?) -> SessionOutcome {
         switch phase {
         case .refreshing(var held), .authenticated(var held):
             // S7: only the provider refusing the grant ends it. A network or server failure keeps
@@ -277,88 +237,105 @@ struct SessionMachine: Sendable, Hashable {
             }
             return move(to: .authenticated(held))
         case .unauthenticated, .authorizing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?) -> [SessionAction] {
+    private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?) -> SessionOutcome {
         switch phase {
         case .authenticated(var held):
             held.token = token
             held.grant.accessToken = token.value
             held.grant.expiresAt = expiresAt
             phase = .authenticated(held)
-            return []
+            return .accepted()
         case .unauthenticated, .authorizing, .refreshing, .stepUpRequired, .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func grantExpiredWithoutRefreshToken() -> [SessionAction] {
+    private mutating func grantExpiredWithoutRefreshToken() -> SessionOutcome {
         switch phase {
         case .authenticated, .refreshing, .stepUpRequired: return move(to: .unauthenticated) + [.wipeCredentials]
-        case .unauthenticated, .authorizing, .locked, .loggingOut: return []
+        case .unauthenticated, .authorizing, .locked, .loggingOut: return ignored()
         }
     }
 
     // MARK: Logout
 
-    private mutating func logoutStarted() -> [SessionAction] {
+    /// S9, S12: the wipe comes first, even when the store is locked; a logout that starts while
+    /// another runs wipes and revokes too.
+    private mutating func logoutStarted(unsaved: Grant?, endSession: Bool) -> SessionOutcome {
+        let wipe = SessionAction.wipeForLogout(inMemory: unsaved ?? phase.heldGrant?.grant, endSession: endSession)
         switch phase {
-        case .loggingOut: return []
+        case .loggingOut: return .accepted([wipe])
         case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked:
-            // S9: the local wipe happens even when the store is locked.
-            return move(to: .loggingOut(phase.heldGrant))
+            return move(to: .loggingOut(phase.heldGrant)) + [wipe]
         }
     }
 
-    private mutating func logoutFinished() -> [SessionAction] {
+    /// S12, A9: once wiped, `unauthenticated` is published, then the newest refresh token is
+    /// revoked (the one on disk, then the one in memory when it differs); A15: the end-session
+    /// page opens last. The revocations are due in every state: the wipe is done.
+    private mutating func logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool) -> SessionOutcome {
+        var ending: [Grant] = []
+        if let newest, newest.refreshToken != nil { ending.append(newest) }
+        if let inMemory, inMemory.refreshToken != nil, !ending.contains(where: { $0.refreshToken == inMemory.refreshToken }) {
+            ending.append(inMemory)
+        }
+        let after = ending.map(SessionAction.revoke) + (endSession ? [.openEndSession(idTokenHint: (ending.first ?? inMemory)?.idToken)] : [])
         switch phase {
-        case .loggingOut: return move(to: .unauthenticated)
-        case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked: return []
+        case .loggingOut: return move(to: .unauthenticated) + after
+        case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked: return .accepted(after)
         }
     }
 
     // MARK: Storage
 
-    private mutating func storageLocked() -> [SessionAction] {
+    private mutating func storageLocked() -> SessionOutcome {
         switch phase {
         case .authenticated, .stepUpRequired, .unauthenticated, .authorizing:
             return move(to: .locked(resume: phase))
         case .refreshing(let held):
             return move(to: .locked(resume: .authenticated(held)))
         case .locked, .loggingOut:
-            return []
+            return ignored()
         }
     }
 
-    private mutating func storageUnlocked() -> [SessionAction] {
+    private mutating func storageUnlocked() -> SessionOutcome {
         switch phase {
         case .locked(let resume?): return move(to: resume)
-        case .locked(nil): return [.restore]
-        case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .loggingOut: return []
+        case .locked(nil): return .accepted([.restore])
+        case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .loggingOut: return ignored()
         }
     }
 
-    private mutating func credentialsInvalidated() -> [SessionAction] {
+    /// E9, S13: the stored secrets stopped decrypting (a read of the store said so): a sign-out.
+    mutating func credentialsInvalidated() -> SessionOutcome {
         switch phase {
         case .loggingOut, .locked:
             // While locked nothing can be decrypted; unlocking reads the record again.
-            return []
+            return ignored()
         case .unauthenticated:
             // Holding no grant, there is nothing to invalidate: a record this session cannot
             // open is kept, as at startup (E9), since it may be another process's, sealed with
             // another key source (a login that just moved the profile to one).
-            return []
+            return ignored()
         case .authorizing, .authenticated, .refreshing, .stepUpRequired:
             return move(to: .unauthenticated) + [.wipeCredentials]
         }
     }
 
     /// Moves to `next`; publishes only when the observable state changes (T6).
-    private mutating func move(to next: SessionPhase) -> [SessionAction] {
+    mutating func move(to next: SessionPhase) -> SessionOutcome {
         let changed = next.state != phase.state
         phase = next
-        return changed ? [.publish(next.state)] : []
+        return .accepted(changed ? [.publish(next.state)] : [])
+    }
+
+    /// The event does not concern the state the machine is in.
+    func ignored() -> SessionOutcome {
+        .refused(.notApplicable(phase.state))
     }
 }

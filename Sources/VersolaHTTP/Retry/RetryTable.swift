@@ -33,13 +33,7 @@ public enum RetryTable {
                 false
             }
         case .refresh:
-            switch outcome {
-            case .couldNotResolve, .couldNotConnect, .status408, .status429, .status503:
-                true
-            case .failedAfterSending, .timedOut, .tls, .tooLarge, .status500, .status501, .status502, .status504,
-                .status505, .otherServerError, .otherClientError, .redirect, .success, .unexpectedStatus:
-                false
-            }
+            provablyUnprocessed(outcome)
         case .codeExchange:
             false
         case .application:
@@ -51,6 +45,30 @@ public enum RetryTable {
                 .success, .unexpectedStatus:
                 false
             }
+        }
+    }
+
+    /// R6, the one place it is written: whether an attempt that ended with `outcome` provably
+    /// never reached the provider's processing (nothing was sent, or a 408, 429 or 503). Only
+    /// such a refresh is repeated.
+    package static func provablyUnprocessed(_ outcome: RequestOutcome) -> Bool {
+        switch outcome {
+        case .couldNotResolve, .couldNotConnect, .status408, .status429, .status503:
+            true
+        case .failedAfterSending, .timedOut, .tls, .tooLarge, .status500, .status501, .status502, .status504,
+            .status505, .otherServerError, .otherClientError, .redirect, .success, .unexpectedStatus:
+            false
+        }
+    }
+
+    /// R6 for a failure that ended an operation: a network failure that provably wrote no byte of
+    /// the request (whatever its kind), or a status ``provablyUnprocessed(_:)-(RequestOutcome)`` names.
+    /// A refresh failing so left its refresh token unspent, so its in-flight note can go.
+    package static func provablyUnprocessed(_ failure: HTTPFailure) -> Bool {
+        switch failure {
+        case .network(let network): !network.requestBytesWritten
+        case .server(let server): provablyUnprocessed(RequestOutcome(status: server.status))
+        case .misconfigured, .cancelled: false
         }
     }
 

@@ -78,4 +78,25 @@ import Testing
         #expect(RequestOutcome(.invalidRequest(reason: "x")) == nil)
         #expect(RequestOutcome(.cancelled) == nil)
     }
+
+    // R6: a failure that ended a refresh left its token unspent only when nothing was written,
+    // or the provider said 408, 429 or 503 (written out here, not read from the table).
+    @Test func finalFailuresProvablyUnprocessed() {
+        func network(_ kind: NetworkFailure.Kind, written: Bool) -> HTTPFailure {
+            .network(NetworkFailure(kind: kind, requestBytesWritten: written, origin: "https://id.example"))
+        }
+        func server(_ status: Int) -> HTTPFailure {
+            .server(ServerFailure(status: status, failedRequests: 1, elapsed: .zero))
+        }
+        let unprocessed: [HTTPFailure] = [
+            network(.couldNotResolve, written: false), network(.couldNotConnect, written: false),
+            network(.timedOut, written: false), server(408), server(429), server(503),
+        ]
+        let maybeProcessed: [HTTPFailure] = [
+            network(.failedAfterSending, written: true), network(.timedOut, written: true), network(.tls, written: true),
+            server(500), server(502), server(504), server(400), server(0), .misconfigured("x"), .cancelled,
+        ]
+        for failure in unprocessed { #expect(RetryTable.provablyUnprocessed(failure), "\(failure)") }
+        for failure in maybeProcessed { #expect(!RetryTable.provablyUnprocessed(failure), "\(failure)") }
+    }
 }

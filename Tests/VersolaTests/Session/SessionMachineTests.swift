@@ -38,12 +38,14 @@ import VersolaHTTP
         ("restored.devicePending", .restored(.pendingRequest(.device(device)))),
         ("restored.expiredPending", .restored(.expiredPendingRequest)),
         ("restored.locked", .restored(.locked)),
-        ("restored.unreadable", .restored(.unreadable)),
+        ("restored.unreadable", .restored(.unreadable(.reauthenticate(.credentialsInvalidated)))),
         ("changed.empty", .storeChanged(.empty)),
         ("changed.otherGrant", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: false, hasPendingRequest: false))),
         ("changed.refreshing", .storeChanged(.grant(grant(refreshToken: "refresh-2"), refreshing: true, hasPendingRequest: false))),
         ("changed.pending", .storeChanged(.pendingRequest(.browser(pending)))),
         ("changed.devicePending", .storeChanged(.pendingRequest(.device(device)))),
+        ("changed.unreadable", .storeChanged(.unreadable(.recoverable(.storageUnavailable("no session bus"))))),
+        ("changed.invalidated", .storeChanged(.unreadable(.reauthenticate(.credentialsInvalidated)))),
         ("loginStarted", .loginStarted),
         ("stepUpStarted", .stepUpStarted),
         ("loginCancelled", .loginCancelled),
@@ -65,17 +67,17 @@ import VersolaHTTP
         ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected(IDTokenRejection(.malformed, "x"))), keptRefreshToken: "refresh-9")),
         ("refreshFailed.locked", .refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil)),
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
-        ("logoutStarted", .logoutStarted),
-        ("logoutFinished", .logoutFinished),
+        ("logoutStarted", .logoutStarted(unsaved: nil, endSession: false)),
+        ("logoutFinished", .logoutFinished(newest: nil, inMemory: nil, endSession: false)),
+        ("logoutStarted.unsaved", .logoutStarted(unsaved: grant(refreshToken: "refresh-2"), endSession: true)),
+        ("logoutFinished.revoking", .logoutFinished(newest: grant(refreshToken: "refresh-2"), inMemory: grant(), endSession: true)),
         ("storageLocked", .storageLocked),
         ("storageUnlocked", .storageUnlocked),
-        ("credentialsInvalidated", .credentialsInvalidated),
     ]
 
     /// The SPEC, written out per (state, event): the next state and the actions besides
     /// publishing. Pairs not listed change nothing. Written independently of the machine.
     static func expected(_ state: SessionState, _ event: String) -> (SessionState, Set<SessionAction>)? {
-        let late = SessionAction.revoke(grant(refreshToken: "refresh-3"))
         switch (state, event) {
         // Startup restores from any state (S3, P2, P3, S10, E9).
         case (_, "restored.empty"), (_, "restored.unreadable"): return (.unauthenticated, [])
@@ -110,6 +112,14 @@ import VersolaHTTP
             return (.unauthenticated, [.discardPendingRequest])  // E7; the machine starts from unauthenticated here
         case (.authorizing, "authorizationFailed.system"): return (.unauthenticated, [.keepPendingRequest])  // E7
         case (.authenticated, "stepUpDemanded"): return (.stepUpRequired, [])  // S5
+        default: return expectedForTokensAndStorage(state, event)
+        }
+    }
+
+    /// The rest of ``expected(_:_:)``: refresh, expiry, logout, lock and invalidation.
+    static func expectedForTokensAndStorage(_ state: SessionState, _ event: String) -> (SessionState, Set<SessionAction>)? {
+        let late = SessionAction.revoke(grant(refreshToken: "refresh-3"))
+        switch (state, event) {
         // S6
         case (.authenticated, "refreshStarted"), (.stepUpRequired, "refreshStarted"): return (.refreshing, [])
         case (.refreshing, "refreshSucceeded"): return (.authenticated, [])
@@ -124,18 +134,54 @@ import VersolaHTTP
         case (.authenticated, "grantExpiredWithoutRefreshToken"), (.refreshing, "grantExpiredWithoutRefreshToken"),
             (.stepUpRequired, "grantExpiredWithoutRefreshToken"):
             return (.unauthenticated, [.wipeCredentials])
-        // S9
+        // S9, S12: the wipe comes first, with the grant held in memory to revoke afterwards.
         case (.loggingOut, "logoutFinished"): return (.unauthenticated, [])
-        case (.loggingOut, "logoutStarted"): return nil
-        case (_, "logoutStarted"): return (.loggingOut, [])
+        case (_, "logoutFinished.revoking"):  // A9 A15: due whatever the state once the wipe is done
+            let newest = grant(refreshToken: "refresh-2")
+            let after: Set<SessionAction> = [.revoke(newest), .revoke(grant()), .openEndSession(idTokenHint: newest.idToken)]
+            return (state == .loggingOut ? .unauthenticated : state, after)
+        case (_, "logoutStarted.unsaved"):  // P10: the renewed grant not yet written is the one in memory
+            return (.loggingOut, [.wipeForLogout(inMemory: grant(refreshToken: "refresh-2"), endSession: true)])
+        case (_, "logoutStarted"):
+            let held: Grant? = state.holdsGrant && state != .locked ? grant() : nil
+            return (.loggingOut, [.wipeForLogout(inMemory: held, endSession: false)])
         // S10, S13
         case (.locked, "storageUnlocked"): return (.locked, [.restore])  // locked at startup: read the store
         case (.locked, _), (.loggingOut, "storageLocked"): return nil
         case (_, "storageLocked"): return (.locked, [])
-        // E9, S13
-        case (.loggingOut, "credentialsInvalidated"), (.unauthenticated, "credentialsInvalidated"): return nil
-        case (_, "credentialsInvalidated"): return (.unauthenticated, [.wipeCredentials])
+        // E9, S13: only a record that no longer decrypts ends the session.
+        case (.loggingOut, "changed.invalidated"), (.unauthenticated, "changed.invalidated"): return nil
+        case (_, "changed.invalidated"): return (.unauthenticated, [.wipeCredentials])
         default: return nil
+        }
+    }
+
+    /// Pairs the machine takes that change no observable state and do nothing: what the store
+    /// holds is always taken (S11), and a few events change only data.
+    static func acceptedWithoutChange(_ state: SessionState, _ event: String) -> Bool {
+        if event.hasPrefix("restored.") { return true }
+        if event == "changed.invalidated" { return false }
+        if event.hasPrefix("changed.") { return true }
+        switch (state, event) {
+        case (.authorizing, "pendingStored"), (.authorizing, "pendingStored.device"), (.refreshing, "refreshStarted"),
+            (_, "logoutFinished"):
+            return true
+        // The grant held changes: this login's grant, seen first on disk, now with its access
+        // token; a refresh's result reported while another process's refresh is shown (T2).
+        case (.authenticated, "authorizationSucceeded"), (.authenticated, "refreshSucceeded"),
+            (.authenticated, "refreshFailed.network"), (.authenticated, "refreshFailed.server"),
+            (.authenticated, "refreshFailed.configuration"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Why a pair is refused: starting a login says why it cannot; anything else does not apply.
+    static func refusal(_ state: SessionState, _ event: String) -> SessionRefusal {
+        switch event {
+        case "loginStarted", "stepUpStarted", "deviceLoginStarted": .cannotStartLogin(state)
+        case "deviceLoginResumed": state == .authorizing ? .cannotStartLogin(state) : .noDeviceLoginToResume  // A14
+        default: .notApplicable(state)
         }
     }
 
@@ -156,7 +202,7 @@ import VersolaHTTP
         case .locked: machine.handle(.restored(.locked))
         case .loggingOut:
             machine.handle(restored)
-            machine.handle(.logoutStarted)
+            machine.handle(.logoutStarted(unsaved: nil, endSession: false))
         }
         return machine
     }
@@ -168,7 +214,10 @@ import VersolaHTTP
         for (name, event) in Self.events {
             var machine = Self.machine(in: state)
             #expect(machine.state == state)
-            let actions = machine.handle(event)
+            let outcome = machine.handle(event)
+            let actions = outcome.actions
+            let taken = Self.expected(state, name) != nil || Self.acceptedWithoutChange(state, name)
+            #expect(outcome.result == (taken ? .accepted : .refused(Self.refusal(state, name))), "\(state) + \(name)")
             if let (next, extra) = Self.expected(state, name) {
                 #expect(machine.state == next, "\(state) + \(name)")
                 let published = actions.filter { if case .publish = $0 { true } else { false } }
@@ -196,7 +245,7 @@ import VersolaHTTP
         var machine = Self.machine(in: .authenticated)
         machine.handle(.loginStarted)
         #expect(machine.heldGrant?.grant == Self.grant())
-        let actions = machine.handle(.authorizationFailed(.reauthenticate(.authorizationDenied)))
+        let actions = machine.handle(.authorizationFailed(.reauthenticate(.authorizationDenied))).actions
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant == Self.grant())
         #expect(!actions.contains(.wipeCredentials))
@@ -209,32 +258,32 @@ import VersolaHTTP
             machine.handle(.restored(.pendingRequest(stored)))
             #expect(machine.state == .authorizing)
             #expect(!machine.runsLiveLogin)
-            let actions = machine.handle(.loginStarted)
+            let actions = machine.handle(.loginStarted).actions
             #expect(actions == [.discardPendingRequest])
             #expect(machine.state == .authorizing && machine.runsLiveLogin && machine.pendingRequest == nil)
             // A second login while this one runs is refused, and cancelling stops it.
-            #expect(machine.handle(.loginStarted).isEmpty)
-            #expect(machine.handle(.loginCancelled) == [.cancelLiveLogin])
+            #expect(machine.handle(.loginStarted).actions.isEmpty)
+            #expect(machine.handle(.loginCancelled).actions == [.cancelLiveLogin])
             machine.handle(.authorizationFailed(.recoverable(.userCancelled)))
             #expect(machine.state == .unauthenticated)
 
             var cancelled = SessionMachine()
             cancelled.handle(.restored(.pendingRequest(stored)))
-            #expect(cancelled.handle(.loginCancelled) == [.publish(.unauthenticated), .discardPendingRequest])
+            #expect(cancelled.handle(.loginCancelled).actions == [.publish(.unauthenticated), .discardPendingRequest])
             #expect(cancelled.state == .unauthenticated)
         }
         // A device login supersedes a restored browser request; it resumes a device one.
         var machine = SessionMachine()
         machine.handle(.restored(.pendingRequest(.browser(Self.pending))))
-        #expect(machine.handle(.deviceLoginResumed).isEmpty)
-        #expect(Set(machine.handle(.deviceLoginStarted)) == [.discardPendingRequest, .requestDeviceAuthorization])
+        #expect(machine.handle(.deviceLoginResumed).actions.isEmpty)
+        #expect(Set(machine.handle(.deviceLoginStarted).actions) == [.discardPendingRequest, .requestDeviceAuthorization])
         var device = SessionMachine()
         device.handle(.restored(.pendingRequest(.device(Self.device))))
-        #expect(device.handle(.deviceLoginStarted) == [.pollDeviceAuthorization(Self.device)])
+        #expect(device.handle(.deviceLoginStarted).actions == [.pollDeviceAuthorization(Self.device)])
         // Another process's request seen through the store is superseded the same way.
         var seen = SessionMachine()
         seen.handle(.storeChanged(.pendingRequest(.browser(Self.pending))))
-        #expect(seen.handle(.loginStarted) == [.discardPendingRequest])
+        #expect(seen.handle(.loginStarted).actions == [.discardPendingRequest])
     }
 
     @Test("S5: a failed step-up returns to stepUpRequired; a successful one to authenticated")
@@ -254,8 +303,8 @@ import VersolaHTTP
         var machine = Self.machine(in: .authenticated)
         machine.handle(.storageLocked)
         #expect(machine.state == .locked)
-        #expect(machine.handle(.refreshStarted).isEmpty)
-        let actions = machine.handle(.storageUnlocked)
+        #expect(machine.handle(.refreshStarted).actions.isEmpty)
+        let actions = machine.handle(.storageUnlocked).actions
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant == Self.grant())
         #expect(!actions.contains(.wipeCredentials))
@@ -270,7 +319,7 @@ import VersolaHTTP
         #expect(stepUp.state == .stepUpRequired)
         // Unlocking in any other state is no event at all.
         var plain = Self.machine(in: .authenticated)
-        #expect(plain.handle(.storageUnlocked).isEmpty)
+        #expect(plain.handle(.storageUnlocked).actions.isEmpty)
     }
 
     @Test("P10: a refresh failing after the provider rotated keeps the rotated token as the grant's")
@@ -291,7 +340,7 @@ import VersolaHTTP
         #expect(machine.heldGrant?.token == token)
         machine.handle(.storeChanged(.grant(Self.grant(), refreshing: false, hasPendingRequest: false)))
         #expect(machine.heldGrant?.token == token)
-        let actions = machine.handle(.storeChanged(.grant(Self.grant(refreshToken: "elsewhere"), refreshing: false, hasPendingRequest: false)))
+        let actions = machine.handle(.storeChanged(.grant(Self.grant(refreshToken: "elsewhere"), refreshing: false, hasPendingRequest: false))).actions
         #expect(actions.isEmpty)
         #expect(machine.heldGrant?.token == nil)
         #expect(machine.heldGrant?.grant.refreshToken == "elsewhere")
@@ -302,19 +351,19 @@ import VersolaHTTP
         var machine = SessionMachine()
         machine.handle(.restored(.pendingRequest(.device(Self.device))))
         #expect(!machine.runsLiveLogin)
-        #expect(machine.handle(.deviceLoginStarted) == [.pollDeviceAuthorization(Self.device)])
+        #expect(machine.handle(.deviceLoginStarted).actions == [.pollDeviceAuthorization(Self.device)])
         #expect(machine.state == .authorizing)
         #expect(machine.runsLiveLogin)
-        #expect(machine.handle(.deviceLoginStarted).isEmpty, "a login already runs it")
-        #expect(machine.handle(.deviceLoginResumed).isEmpty)
+        #expect(machine.handle(.deviceLoginStarted).actions.isEmpty, "a login already runs it")
+        #expect(machine.handle(.deviceLoginResumed).actions.isEmpty)
         var resuming = SessionMachine()
         resuming.handle(.restored(.pendingRequest(.device(Self.device))))
-        #expect(resuming.handle(.deviceLoginResumed) == [.pollDeviceAuthorization(Self.device)])
+        #expect(resuming.handle(.deviceLoginResumed).actions == [.pollDeviceAuthorization(Self.device)])
         var browser = SessionMachine()
         browser.handle(.restored(.pendingRequest(.browser(Self.pending))))
-        #expect(browser.handle(.deviceLoginResumed).isEmpty)
+        #expect(browser.handle(.deviceLoginResumed).actions.isEmpty)
         #expect(!browser.runsLiveLogin)
-        #expect(Set(browser.handle(.deviceLoginStarted)) == [.discardPendingRequest, .requestDeviceAuthorization])
+        #expect(Set(browser.handle(.deviceLoginStarted).actions) == [.discardPendingRequest, .requestDeviceAuthorization])
         #expect(browser.runsLiveLogin)
     }
 
@@ -323,19 +372,17 @@ import VersolaHTTP
         var machine = SessionMachine()
         machine.handle(.restored(.pendingRequest(.device(Self.device))))
         machine.handle(.deviceLoginResumed)
-        #expect(machine.handle(.authorizationFailed(.recoverable(.pendingRequestExpired)))
-            == [.publish(.unauthenticated), .discardPendingRequest])
+        #expect(machine.handle(.authorizationFailed(.recoverable(.pendingRequestExpired))).actions == [.publish(.unauthenticated), .discardPendingRequest])
         var cancelled = SessionMachine()
         cancelled.handle(.restored(.pendingRequest(.device(Self.device))))
         cancelled.handle(.deviceLoginResumed)
-        #expect(cancelled.handle(.authorizationFailed(.recoverable(.systemCancelled)))
-            == [.publish(.unauthenticated), .keepPendingRequest])
+        #expect(cancelled.handle(.authorizationFailed(.recoverable(.systemCancelled))).actions == [.publish(.unauthenticated), .keepPendingRequest])
     }
 
     @Test("T6: a transient refresh failure publishes only the return to authenticated")
     func transientFailure() {
         var machine = Self.machine(in: .refreshing)
-        let actions = machine.handle(.refreshFailed(.recoverable(.nonceLoop), keptRefreshToken: nil))
+        let actions = machine.handle(.refreshFailed(.recoverable(.nonceLoop), keptRefreshToken: nil)).actions
         #expect(actions == [.publish(.authenticated)])
     }
 }

@@ -1,0 +1,56 @@
+import VersolaHTTP
+import Foundation
+
+/// What happened to a session, as the state machine sees it.
+enum SessionEvent: Sendable, Hashable {
+    /// Startup read the store (disk only, T5).
+    case restored(StoredSession)
+    /// Another process changed the stored record (S11); `.unreadable` with
+    /// `credentialsInvalidated` when the stored secrets stopped decrypting (E9, S13): a sign-out.
+    case storeChanged(StoredSession)
+    /// `login()` began (S4).
+    case loginStarted
+    /// `stepUp()` began (S5).
+    case stepUpStarted
+    /// `cancelLogin()` was called (E7, S14).
+    case loginCancelled
+    /// `loginWithDevice()` began (A14): it resumes a device request restored from disk (P2)
+    /// when there is one, else asks for a new code.
+    case deviceLoginStarted
+    /// `resumeDeviceLogin()` began (A14, P2): only a device request restored from disk is
+    /// taken up.
+    case deviceLoginResumed
+    /// The pending request was written (P1), or rewritten (a device request's new interval).
+    case pendingStored(PendingRequest)
+    /// The redirect validated and the code exchange succeeded (S4).
+    case authorizationSucceeded(HeldGrant)
+    /// The authorization failed or was cancelled (S4, E7).
+    case authorizationFailed(VersolaError)
+    /// A pending request expired before its redirect arrived (P2).
+    case pendingExpired
+    /// A resource answered `insufficient_user_authentication` (S5).
+    case stepUpDemanded(StepUpChallenge)
+    /// A refresh began (S6).
+    case refreshStarted
+    /// The refresh succeeded (S6).
+    case refreshSucceeded(HeldGrant)
+    /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
+    /// before the failure (P10).
+    case refreshFailed(VersolaError, keptRefreshToken: String?)
+    /// The access token to serve (checked again after a refresh, T3, or handed over by the
+    /// process that logged in), with its expiry when known.
+    case accessTokenHeld(HeldAccessToken, expiresAt: Date?)
+    /// The access token expired and there is no refresh token (S8).
+    case grantExpiredWithoutRefreshToken
+    /// `logout()` began (S9); `unsaved` is a renewed grant this session could not write yet
+    /// (P10), newer than the one it holds; with `endSession`, the provider's end-session page
+    /// is opened afterwards (A15).
+    case logoutStarted(unsaved: Grant?, endSession: Bool)
+    /// The local wipe is done (S9, S12): `newest` is the grant the record held just before it
+    /// was wiped (nil when none, or another client's), `inMemory` the one this session held.
+    case logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool)
+    /// The storage became locked (S10, S13).
+    case storageLocked
+    /// The storage was unlocked (S10, S13).
+    case storageUnlocked
+}
