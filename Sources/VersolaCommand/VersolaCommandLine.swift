@@ -23,8 +23,7 @@ public enum VersolaCommandLine {
         if case .agent(let options) = invocation.command {
             return CommandRunner.runAgent(options, context: context).rawValue
         }
-        let status = AgentServer.waitFor { await CommandRunner.run(context) } ?? .recoverable
-        return status.rawValue
+        return SyncBridge.wait { await CommandRunner.run(context) }.rawValue
     }
 
     /// The absolute path people run as `versola`, for other programs to run (kubectl's exec

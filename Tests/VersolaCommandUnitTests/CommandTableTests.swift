@@ -31,8 +31,8 @@ struct CommandTableTests {
         let fish = CompletionScript.text(for: .fish)
         for spec in CommandTable.commands {
             let command = spec.name.rawValue
-            let bashArm = section(of: bash, from: "        \(command))\n", to: ";;\n\n")
-            let zshArm = section(of: zsh, from: "        \(command)) _arguments", to: "\n")
+            let bashArm = Self.section(of: bash, from: "        \(command))\n", to: ";;\n\n")
+            let zshArm = Self.section(of: zsh, from: "        \(command)) _arguments", to: "\n")
             #expect(fish.contains("__fish_use_subcommand -a \(command) "))
             for flag in spec.flags + CommandTable.globalFlags {
                 for name in flag.names {
@@ -73,7 +73,7 @@ struct CommandTableTests {
                 for name in flag.names {
                     var arguments = [spec.name.rawValue, name]
                     if flag.value != nil { arguments.append(flag.choices.first ?? sampleValue(name)) }
-                    arguments += samplePositionals(spec)
+                    arguments += Self.samplePositionals(spec)
                     do {
                         _ = try CommandParser.parse(arguments)
                     } catch {
@@ -84,7 +84,7 @@ struct CommandTableTests {
             let foreign = CommandTable.commands.flatMap(\.flags).flatMap(\.names).first { spec.flag(named: $0) == nil }
             if let foreign {
                 let arguments = [spec.name.rawValue, foreign] + (CommandTable.takesValue(foreign) ? ["x"] : [])
-                #expect(throws: UsageError.self) { try CommandParser.parse(arguments + samplePositionals(spec)) }
+                #expect(throws: UsageError.self) { try CommandParser.parse(arguments + Self.samplePositionals(spec)) }
             }
         }
     }
@@ -135,12 +135,14 @@ struct CommandTableTests {
          "--request": "GET"][flag] ?? "value"
     }
 
-    private func samplePositionals(_ spec: CommandSpec) -> [String] {
+    /// Positional arguments `spec`'s command takes (also for ``FlagDeclarationTests``).
+    static func samplePositionals(_ spec: CommandSpec) -> [String] {
         if let first = spec.argumentChoices.first { return [first] }
         return spec.arguments.isEmpty ? [] : ["http://127.0.0.1/x"]
     }
 
-    private func section(of text: String, from start: String, to end: String) -> String {
+    /// The part of `text` from `start` to `end` (a command's arm of a completion script).
+    static func section(of text: String, from start: String, to end: String) -> String {
         guard let lower = text.range(of: start) else { return "" }
         let rest = text[lower.upperBound...]
         return String(rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)])

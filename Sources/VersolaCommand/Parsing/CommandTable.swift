@@ -6,14 +6,20 @@ public struct FlagSpec: Sendable, Hashable {
     public var value: String?
     /// The values a completion offers, when the set is closed.
     public var choices: [String]
+    /// For a switch whose value may be given or left out: the words taken as its value when
+    /// one follows it (`--dpop off`; `--dpop` alone means `--dpop require`).
+    public var optionalValues: [String]
     /// One line saying what it does.
     public var help: String
 
     /// Creates a flag.
-    public init(_ names: [String], value: String? = nil, choices: [String] = [], help: String) {
+    public init(
+        _ names: [String], value: String? = nil, choices: [String] = [], optionalValues: [String] = [], help: String
+    ) {
         self.names = names
         self.value = value
         self.choices = choices
+        self.optionalValues = optionalValues
         self.help = help
     }
 
@@ -53,36 +59,44 @@ public struct CommandSpec: Sendable, Hashable {
     public func flag(named name: String) -> FlagSpec? { flags.first { $0.names.contains(name) } }
 }
 
-/// The one table of `versola`'s commands and flags. The parser accepts exactly these flags,
-/// and `--help`, the shell completions and the man page are all generated from it, so that
-/// none of them can drift from what the command does.
+/// The one table of `versola`'s commands and flags. Each flag is declared once, in its
+/// command's ``CommandForm`` (or in ``GlobalFlags``), with where its value lands; the parser
+/// accepts exactly these flags, and `--help`, the shell completions and the man page are all
+/// generated from the same declarations, so that none of them can drift from what the
+/// command does.
 public enum CommandTable {
     /// Flags accepted by every command.
-    public static let globalFlags: [FlagSpec] = [
-        FlagSpec(["--profile"], value: "NAME", help: "the profile to use (default: $VERSOLA_PROFILE, else default)"),
-        FlagSpec(["--json"], help: "results and errors as JSON"),
-        FlagSpec(["--no-agent"], help: "run in this process, without the session agent (also VERSOLA_NO_AGENT=1)"),
-        FlagSpec(
-            ["--verbose", "-v"],
-            help: "show each HTTP exchange on stderr (method, URL without query values, status, time, retries), secrets left out; implies --no-agent"),
-        FlagSpec(["--help", "-h"], help: "this help, or a command's"),
-        FlagSpec(["--version"], help: "print the version and exit"),
-    ]
+    public static let globalFlags: [FlagSpec] = GlobalFlags.all.map(\.spec)
 
     /// Every command, in the order the overview lists them.
-    public static let commands: [CommandSpec] = LoginCommandSpecs.all + ToolCommandSpecs.all
+    public static let commands: [CommandSpec] = forms.map(\.spec)
+
+    /// The declarations the entries are made from.
+    static let forms: [CommandForm] = LoginCommandSpecs.all + ToolCommandSpecs.all
 
     /// The entry of `name`.
-    public static func spec(_ name: CommandName) -> CommandSpec {
-        guard let spec = commands.first(where: { $0.name == name }) else {
+    public static func spec(_ name: CommandName) -> CommandSpec { form(name).spec }
+
+    /// The declaration of `name`.
+    static func form(_ name: CommandName) -> CommandForm {
+        guard let form = forms.first(where: { $0.spec.name == name }) else {
             preconditionFailure("no table entry for \(name.rawValue)")
         }
-        return spec
+        return form
     }
 
     /// Whether `flag` takes a value (for any command, or as a global flag).
     static func takesValue(_ flag: String) -> Bool { valued.contains(flag) }
 
-    private static let valued: Set<String> = Set(
-        (globalFlags + commands.flatMap(\.flags)).filter { $0.value != nil }.flatMap(\.names))
+    /// The words `flag` takes as its value when one follows it, for a flag whose value may be
+    /// left out (for any command); nil for every other flag.
+    static func optionalValues(of flag: String) -> Set<String>? { optional[flag] }
+
+    private static let everyFlag = globalFlags + commands.flatMap(\.flags)
+
+    private static let valued: Set<String> = Set(everyFlag.filter { $0.value != nil }.flatMap(\.names))
+
+    private static let optional: [String: Set<String>] = Dictionary(
+        everyFlag.filter { !$0.optionalValues.isEmpty }.flatMap { flag in flag.names.map { ($0, Set(flag.optionalValues)) } },
+        uniquingKeysWith: { first, _ in first })
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Versola
 
-/// The values of the flags that take `NAME=VALUE` or a URL (A18, A19).
+/// The values of the flags that take `NAME=VALUE`, a URL, a method or a header (A18, A19).
 extension FlagReader {
     /// `NAME=VALUE` of `--auth-param`: a name the engine sets itself, or one with a flag of its
     /// own, is refused here with the flag to use (A18).
@@ -45,6 +45,27 @@ extension FlagReader {
             throw UsageError("--resource needs the API's absolute URL, such as https://api.example.com/mcp", command: command)
         }
         return text
+    }
+
+    /// `-X METHOD`: letters only, sent in capitals.
+    func method(_ flag: ParsedFlag) throws(UsageError) -> String {
+        let value = flag.value ?? ""
+        guard !value.isEmpty, value.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
+            throw UsageError("-X needs a method name such as GET or POST", command: command)
+        }
+        return value.uppercased()
+    }
+
+    /// `-H 'Name: value'`: a field name without spaces, and its value without surrounding blanks.
+    func header(_ flag: ParsedFlag) throws(UsageError) -> HeaderArgument {
+        let value = flag.value ?? ""
+        guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else {
+            throw UsageError("-H needs 'Name: value'", command: command)
+        }
+        let field = String(value[..<colon]).trimmingBlanks
+        let content = String(value[value.index(after: colon)...]).trimmingBlanks
+        guard !field.isEmpty, !field.contains(" ") else { throw UsageError("-H needs 'Name: value'", command: command) }
+        return HeaderArgument(name: field, value: content)
     }
 
     private func pair(_ flag: ParsedFlag, shape: String) throws(UsageError) -> (String, String) {

@@ -70,8 +70,9 @@ public enum CommandRunner {
             let result = try await TokenVerifier.verify(options, context: context)
             context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.verifiedText(result))
         case .agent(let options):
-            // Normally run synchronously by ``runAgent(_:context:)`` off the cooperative pool.
-            let status = await Task.detached { runAgent(options, context: context) }.value
+            // Normally run by ``VersolaCommandLine`` on the main thread; here on a thread of its
+            // own, since the agent's loop blocks.
+            let status = await SyncBridge.run { runAgent(options, context: context) }
             if status != .success { throw .versola(.configuration(.invalidConfiguration("the agent could not start"))) }
         }
         return .success

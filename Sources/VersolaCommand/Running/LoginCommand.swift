@@ -247,8 +247,8 @@ enum PastedRedirectReader {
                 lines += 1
                 let pasted = line.trimmingBlanks
                 if pasted.isEmpty { continue }
-                let outcome = AgentServer.waitFor { await PastedRedirect.deliver(pasted, to: session, json: json) }
-                guard let message = outcome ?? nil else { return }
+                let outcome = SyncBridge.wait { await PastedRedirect.deliver(pasted, to: session, json: json) }
+                guard let message = outcome else { return }
                 console.err(message)
             }
             // Standard input ended (it is /dev/null, a closed pipe, or Ctrl-D): say so, since

@@ -15,7 +15,7 @@ import VersolaHTTP
 /// derived from (the line decoded as UTF-8 with replacement) goes along, only to open and
 /// migrate a passphrase file they wrote.
 ///
-/// Reads block, so they run on a thread of their own (``DedicatedThread``).
+/// Reads block, so they run on a thread of their own (``SyncBridge/run(blocking:)``).
 enum PassphraseInput {
     /// The longest passphrase read.
     static let maximumLength = 1024
@@ -38,7 +38,7 @@ enum PassphraseInput {
     /// - Throws: `.configuration(.invalidConfiguration)` when there is neither a descriptor nor
     ///   a terminal, the descriptor cannot be read, the answer is empty, or the two answers differ.
     static func read(profile: String, isNew: Bool, descriptor: Int32?) async throws(VersolaError) -> Passphrase {
-        let outcome = await DedicatedThread.run { readBlocking(profile: profile, isNew: isNew, descriptor: descriptor) }
+        let outcome = await SyncBridge.run { readBlocking(profile: profile, isNew: isNew, descriptor: descriptor) }
         return try outcome.get()
     }
 
