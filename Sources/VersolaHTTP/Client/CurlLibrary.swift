@@ -13,8 +13,10 @@ struct CurlLibrary: Sendable {
 
     /// The system's libcurl (ABI 4), what the engine uses.
     static let system = CurlLibrary(name: "libcurl.so.4")
-    /// The Debian package that provides ``system``.
+    /// The Debian and Ubuntu package that provides ``system``.
     static let debianPackage = "libcurl4"
+    /// Its name on Debian 13 and Ubuntu 24.04 and later.
+    static let debianPackageTime64 = "libcurl4t64"
 
     /// The outcome of loading ``system``: tried once per process, by the first transfer.
     private static let systemLoaded: Result<Void, TransportError> = system.open()

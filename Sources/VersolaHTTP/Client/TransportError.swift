@@ -110,7 +110,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .libraryUnavailable(let library, let reason):
             return .misconfigured(
                 "\(library), the HTTP library Versola loads to send requests, could not be loaded (\(reason)); "
-                    + "install it (Debian and Ubuntu: apt install \(CurlLibrary.debianPackage))")
+                    + "install it (Debian and Ubuntu: apt install \(CurlLibrary.debianPackage), "
+                    + "or \(CurlLibrary.debianPackageTime64) on Debian 13 and Ubuntu 24.04)")
         case .cancelled:
             return .cancelled
         }

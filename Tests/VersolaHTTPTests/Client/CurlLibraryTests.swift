@@ -46,7 +46,7 @@ import Testing
             return
         }
         #expect(advice.contains("libversola-no-such-curl.so.4"))
-        #expect(advice.contains("apt install libcurl4"))
+        #expect(advice.contains("apt install libcurl4") && advice.contains("libcurl4t64"))
         // Asked again, the loader tries again and fails again (nothing was left half loaded).
         guard case .failure(let again) = missing.load() else {
             Issue.record("loaded on the second try")
