@@ -51,7 +51,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Sends `request` once over libcurl and returns the final answer, whatever its status.
-    /// The first request of the process loads libcurl (``CurlLibrary``).
+    /// The first request of the process loads libcurl.
     /// - Throws: ``TransportError`` with the exact failure class (see ``classify(code:requestSize:context:origin:options:)``).
     public func send(_ request: HTTPRequest, options: TransportOptions) async throws(TransportError) -> HTTPResponse {
         let origin = try Self.checkedOrigin(of: request)

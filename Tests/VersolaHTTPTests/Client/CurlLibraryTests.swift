@@ -31,7 +31,8 @@ import Testing
         }
     }
 
-    @Test func aLibraryThatCannotBeLoadedIsAConfigurationErrorNamingItsPackage() throws {
+    @Test("E4: a library that cannot be loaded is a configuration error naming its package")
+    func aLibraryThatCannotBeLoadedIsAConfigurationErrorNamingItsPackage() throws {
         let missing = CurlLibrary(name: "libversola-no-such-curl.so.4")
         guard case .failure(let error) = missing.load() else {
             Issue.record("a library that does not exist was loaded")
