@@ -1,4 +1,5 @@
 import CVersolaSystem
+import Synchronization
 
 /// libcurl, loaded into the process by the first transfer that needs it rather than at start.
 ///
@@ -18,12 +19,17 @@ struct CurlLibrary: Sendable {
     /// Its name on Debian 13 and Ubuntu 24.04 and later.
     static let debianPackageTime64 = "libcurl4t64"
 
-    /// The outcome of loading ``system``: tried once per process, by the first transfer.
-    private static let systemLoaded: Result<Void, TransportError> = system.open()
+    /// Whether ``system`` is loaded (it stays loaded until the process exits).
+    private static let systemLoaded = Atomic<Bool>(false)
 
-    /// Makes sure the library is loaded: ``system`` once per process, any other name each time.
+    /// Makes sure the library is loaded. A failure is not remembered: the next request tries
+    /// again, so a long-running agent uses a libcurl installed after it failed.
     func load() -> Result<Void, TransportError> {
-        name == Self.system.name ? Self.systemLoaded : open()
+        let isSystem = name == Self.system.name
+        if isSystem, Self.systemLoaded.load(ordering: .acquiring) { return .success(()) }
+        let result = open()
+        if isSystem, case .success = result { Self.systemLoaded.store(true, ordering: .releasing) }
+        return result
     }
 
     private func open() -> Result<Void, TransportError> {
