@@ -63,11 +63,14 @@ front: .build/front/versola
 # agent): the kernel maps a binary's code in 64 KiB runs around each page that runs, so scattered
 # hot code kept most of the text resident. Its own build directory keeps these flags from
 # rebuilding .build/release. `make install LINK_ORDER=/dev/null` links without the order.
+# The engine exports _gnutls_global_init_skip (Sources/CVersolaSystem/curl.c): GnuTLS, which
+# libcurl brings in when the first request loads it, then leaves itself and p11-kit uninitialised.
 LINK_ORDER ?= Sources/versola/agent.order
 INSTALL_BUILD := swift build -c release --static-swift-stdlib --scratch-path .build-install
 ENGINE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(abspath $(LINK_ORDER)) -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(abspath $(LINK_ORDER)) -Xlinker --no-warn-symbol-ordering \
+	-Xlinker --export-dynamic-symbol=_gnutls_global_init_skip
 
 # The C++ library the Swift runtime calls (46 of its functions) is linked into the engine from
 # the compiler's own archive: loading libstdc++.so cost every engine process 1.5 MB of memory

@@ -12,14 +12,16 @@ let strict: [SwiftSetting] = [
 ]
 
 var targets: [Target] = [
-    // The system libraries, found through pkg-config: a missing one makes SwiftPM name the
-    // package to install (to run, libssl3 and libcurl4 are enough).
+    // The system libraries. OpenSSL is found through pkg-config: a missing one makes SwiftPM name
+    // the package to install (to run, libssl3 and libcurl4 are enough). libcurl is not linked (the
+    // first request loads it, CVersolaSystem/curl.c): only its header is used, from the system's
+    // include path (libcurl4-openssl-dev, which scripts/install-deps.sh installs).
     .systemLibrary(name: "COpenSSLSystem", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-    .systemLibrary(name: "CCurlSystem", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CCurlSystem"),
     .target(
         name: "CVersolaSystem",
         dependencies: ["COpenSSLSystem", "CCurlSystem"],
-        linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("curl")]
+        linkerSettings: [.linkedLibrary("crypto")]
     ),
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
     .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-// libcurl, found through pkg-config ("libcurl"). This system library target exists so that
-// SwiftPM names the package to install when libcurl's development files are missing
-// (libcurl4-openssl-dev); CVersolaSystem wraps what Swift cannot call.
+// libcurl's header (libcurl4-openssl-dev), for its types and constants only: libcurl itself is
+// not linked but loaded by the first request (CVersolaSystem/curl.c), so that a process that
+// sends none never maps it and the thirty libraries it needs.
 #include <curl/curl.h>

@@ -48,18 +48,6 @@ int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
-/// libcurl before 8.19 opens its sockets without close-on-exec, so a kept-alive connection
-/// would live on in every program started meanwhile (a browser, a helper).
-static curl_socket_t versola_open_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
-    (void)context;
-    (void)purpose;
-    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-}
-
-CURLcode versola_curl_open_sockets_close_on_exec(CURL *handle) {
-    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, versola_open_socket);
-}
-
 int versola_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL); }
 
 void versola_openssl_free(void *pointer) { OPENSSL_free(pointer); }
@@ -210,32 +198,4 @@ int versola_rsa_param(const EVP_PKEY *key, const char *name, uint8_t **out, size
     *out = buffer;
     *out_size = (size_t)size;
     return 1;
-}
-
-CURLcode versola_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
-}
-CURLcode versola_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
-}
-CURLcode versola_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
-}
-CURLcode versola_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
-}
-CURLcode versola_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
-}
-CURLcode versola_curl_setopt_data_callback(CURL *handle, CURLoption option, versola_curl_data_callback callback) {
-    return curl_easy_setopt(handle, option, callback);
-}
-CURLcode versola_curl_setopt_progress_callback(CURL *handle, versola_curl_progress_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-}
-CURLcode versola_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-CURLcode versola_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
 }

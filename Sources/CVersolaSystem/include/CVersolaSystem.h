@@ -2,7 +2,10 @@
 //
 // Swift cannot call variadic C functions nor function-like macros, so the few of
 // those Versola needs are wrapped here with fixed, typed signatures and the
-// `versola_` prefix. Everything else is imported from the library headers as is.
+// `versola_` prefix. Everything else of OpenSSL is imported from its headers as is.
+// libcurl is not linked (curl.c loads it when first needed): its header gives the types and
+// constants, and Swift calls only the `versola_curl_` functions; a call to a `curl_` function
+// itself would not link.
 #ifndef VERSOLA_SYSTEM_H
 #define VERSOLA_SYSTEM_H
 
@@ -90,7 +93,20 @@ int versola_ec_private_d(const EVP_PKEY *key, uint8_t *d, size_t size);
 /// freshly allocated buffer the caller frees with `versola_openssl_free`. 1 on success.
 int versola_rsa_param(const EVP_PKEY *key, const char *name, uint8_t **out, size_t *out_size);
 
-// MARK: - libcurl
+// MARK: - libcurl, loaded when the first transfer needs it (curl.c)
+
+/// Loads libcurl from `name` ("libcurl.so.4") with dlopen and resolves the functions below. The
+/// first library opened with success is the one they call, initialised once
+/// (`curl_global_init`); a later success only checks `name`. 1 on success; 0 with the reason
+/// (the loader's message, or the missing function) in `reason`, and nothing changed.
+int versola_curl_open(const char *name, char *reason, size_t reason_size);
+
+CURL *versola_curl_easy_init(void);
+void versola_curl_easy_reset(CURL *handle);
+void versola_curl_easy_cleanup(CURL *handle);
+CURLcode versola_curl_easy_perform(CURL *handle);
+struct curl_slist *versola_curl_slist_append(struct curl_slist *list, const char *line);
+void versola_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode versola_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode versola_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);

@@ -9,31 +9,20 @@ final class CurlEasyHandle: @unchecked Sendable {
     /// The raw handle; valid for the owner's lifetime.
     let raw: UnsafeMutableRawPointer
 
-    /// Creates a handle, or nil when libcurl cannot allocate one.
+    /// Creates a handle, or nil when libcurl cannot allocate one. libcurl must be loaded
+    /// (``CurlLibrary/load()``).
     init?() {
-        CurlGlobal.ensureInitialized()
-        guard let raw = curl_easy_init() else { return nil }
+        guard let raw = versola_curl_easy_init() else { return nil }
         self.raw = raw
     }
 
     /// Clears every option set by a transfer while keeping live connections, the DNS cache and
     /// TLS session IDs (libcurl's `curl_easy_reset` contract).
     func resetOptions() {
-        curl_easy_reset(raw)
+        versola_curl_easy_reset(raw)
     }
 
     deinit {
-        curl_easy_cleanup(raw)
-    }
-}
-
-/// libcurl's process-wide initialisation, done exactly once.
-enum CurlGlobal {
-    /// A `static let` initialiser runs once, thread-safely, the first time it is read.
-    private static let initCode: CURLcode = curl_global_init(Int(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32))
-
-    /// Runs `curl_global_init` the first time it is called; later calls do nothing.
-    static func ensureInitialized() {
-        _ = initCode
+        versola_curl_easy_cleanup(raw)
     }
 }

@@ -9,15 +9,21 @@ final class CurlHeaderList: @unchecked Sendable {
     /// Creates an empty list.
     init() {}
 
+    /// Creates a list of `lines`, or nil when libcurl could not allocate.
+    convenience init?(_ lines: [String]) {
+        self.init()
+        for line in lines where !append(line) { return nil }
+    }
+
     /// Appends one raw line (`Name: value`). Returns false when libcurl could not allocate.
     @discardableResult
     func append(_ line: String) -> Bool {
-        guard let newHead = curl_slist_append(head, line) else { return false }
+        guard let newHead = versola_curl_slist_append(head, line) else { return false }
         head = newHead
         return true
     }
 
     deinit {
-        if let head { curl_slist_free_all(head) }
+        if let head { versola_curl_slist_free_all(head) }
     }
 }

@@ -31,6 +31,7 @@ import CVersolaSystem
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlHandlePool
     private let trust: TrustLocations
+    private let library: CurlLibrary
 
     /// Creates a transport.
     /// - Parameters:
@@ -38,30 +39,46 @@ public final class CurlTransport: HTTPTransport {
     ///     reuse. Default 4.
     ///   - trust: the authorities to trust when a request's options name no CA file; by
     ///     default what `SSL_CERT_FILE` and `SSL_CERT_DIR` say now (else the system store).
-    public init(idleHandles: Int = 4, trust: TrustLocations = .processEnvironment()) {
+    public convenience init(idleHandles: Int = 4, trust: TrustLocations = .processEnvironment()) {
+        self.init(idleHandles: idleHandles, trust: trust, library: .system)
+    }
+
+    /// A transport over `library` (tests name one that cannot be loaded).
+    init(idleHandles: Int = 4, trust: TrustLocations = .processEnvironment(), library: CurlLibrary) {
         pool = CurlHandlePool(capacity: max(0, idleHandles))
         self.trust = trust
+        self.library = library
     }
 
     /// Sends `request` once over libcurl and returns the final answer, whatever its status.
+    /// The first request of the process loads libcurl.
     /// - Throws: ``TransportError`` with the exact failure class (see ``classify(code:requestSize:context:origin:options:)``).
     public func send(_ request: HTTPRequest, options: TransportOptions) async throws(TransportError) -> HTTPResponse {
         let origin = try Self.checkedOrigin(of: request)
-        let trust = self.trust
-        let headerList = try Self.headerList(for: request)
-        guard let handle = pool.take() else { throw .invalidRequest(reason: "libcurl could not allocate a handle") }
+        let (trust, pool, library) = (self.trust, self.pool, self.library)
+        let headerLines = try Self.headerLines(for: request)
         let context = CurlTransferContext(
             maxHeaderBytes: max(0, options.maxHeaderBytes), maxBodyBytes: max(0, options.maxResponseBodyBytes))
-        let outcome = await withTaskCancellationHandler {
-            await DedicatedThread.run {
-                Self.perform(
-                    request, on: handle, headers: headerList, context: context, origin: origin, options: options,
-                    trust: trust)
+        // Loading libcurl blocks too, so it happens on the transfer's own thread as well.
+        let started = await withTaskCancellationHandler {
+            await DedicatedThread.run { () -> Result<PerformOutcome, TransportError> in
+                if case .failure(let error) = library.load() { return .failure(error) }
+                guard let headers = CurlHeaderList(headerLines) else {
+                    return .failure(.invalidRequest(reason: "libcurl could not allocate a header"))
+                }
+                guard let handle = pool.take() else {
+                    return .failure(.invalidRequest(reason: "libcurl could not allocate a handle"))
+                }
+                defer { pool.giveBack(handle) }
+                return .success(
+                    Self.perform(
+                        request, on: handle, headers: headers, context: context, origin: origin, options: options,
+                        trust: trust))
             }
         } onCancel: {
             context.cancelRequested.store(true, ordering: .relaxed)
         }
-        pool.giveBack(handle)
+        let outcome = try started.get()
         let result = Self.classify(
             code: outcome.code, requestSize: outcome.requestSize, context: context, origin: origin, options: options,
             verifyResult: outcome.verifyResult, caFile: options.caFile ?? trust.file)
@@ -151,8 +168,8 @@ public final class CurlTransport: HTTPTransport {
 
     /// The request's header lines for libcurl, refusing line breaks and NULs (header injection).
     /// `Expect:` is emptied so libcurl never waits for `100 Continue`.
-    static func headerList(for request: HTTPRequest) throws(TransportError) -> CurlHeaderList {
-        let list = CurlHeaderList()
+    static func headerLines(for request: HTTPRequest) throws(TransportError) -> [String] {
+        var lines: [String] = []
         var sawExpect = false
         for field in request.headers {
             let badName = field.name.isEmpty || field.name.utf8.contains { $0 <= 0x20 || $0 == 0x3A || $0 >= 0x7F }
@@ -160,11 +177,10 @@ public final class CurlTransport: HTTPTransport {
             if badName || badValue { throw .invalidRequest(reason: "a header field has an invalid name or a line break") }
             if HTTPHeaders.sameName(field.name, "Expect") { sawExpect = true }
             // libcurl sends "Name;" as an empty field; "Name:" would remove its own default instead.
-            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            guard list.append(line) else { throw .invalidRequest(reason: "libcurl could not allocate a header") }
+            lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if !sawExpect { list.append("Expect:") }
-        return list
+        if !sawExpect { lines.append("Expect:") }
+        return lines
     }
 
     /// Configures the handle and runs the blocking transfer, on a thread of its own.
@@ -230,7 +246,7 @@ public final class CurlTransport: HTTPTransport {
             })
         guard !failed else { return PerformOutcome(code: 3, requestSize: 0) }
 
-        let code = withExtendedLifetime((context, headers)) { curl_easy_perform(curl) }
+        let code = withExtendedLifetime((context, headers)) { versola_curl_easy_perform(curl) }
         var requestSize = 0
         _ = versola_curl_getinfo_long(curl, CURLINFO_REQUEST_SIZE, &requestSize)
         var verifyResult = 0

@@ -32,6 +32,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(reason: String)
     /// The task was cancelled while the request was in flight; it may have been processed.
     case cancelled
+    /// The HTTP library (libcurl, loaded when the first request needs it) could not be loaded:
+    /// `reason` is the loader's account. Nothing was sent.
+    case libraryUnavailable(library: String, reason: String)
 
     /// The origin concerned, when there is one.
     public var origin: Origin? {
@@ -40,7 +43,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             .timedOut(let origin, _), .tls(let origin), .responseTooLarge(let origin, _, _),
             .headerBlockTooLarge(let origin, _), .insecureSchemeRefused(let origin), .certificateRejected(let origin, _):
             origin
-        case .invalidRequest, .cancelled, .caFileUnusable:
+        case .invalidRequest, .cancelled, .caFileUnusable, .libraryUnavailable:
             nil
         }
     }
@@ -49,7 +52,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     public var requestBytesWritten: Bool {
         switch self {
         case .couldNotResolve, .couldNotConnect, .insecureSchemeRefused, .invalidRequest, .certificateRejected,
-            .caFileUnusable:
+            .caFileUnusable, .libraryUnavailable:
             false
         case .timedOut(_, let written): written
         case .failedAfterSending, .tls, .responseTooLarge, .headerBlockTooLarge, .cancelled: true
@@ -71,7 +74,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut: .timedOut
         case .tls: .tls
         case .responseTooLarge, .headerBlockTooLarge, .insecureSchemeRefused, .invalidRequest, .cancelled,
-            .certificateRejected, .caFileUnusable:
+            .certificateRejected, .caFileUnusable, .libraryUnavailable:
             nil
         }
     }
@@ -81,7 +84,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Network failures → `.network`; an oversize answer → `.server` with the answer's status
     /// (0 when the header block itself was too large); a refused or invalid URL →
     /// `.misconfigured`; a certificate that failed verification or an unusable CA file →
-    /// `.misconfigured` naming the check and what fixes it (E14); a cancel → `.cancelled`.
+    /// `.misconfigured` naming the check and what fixes it (E14); a library that could not be loaded →
+    /// `.misconfigured` naming it and its package; a cancel → `.cancelled`.
     /// - Parameters:
     ///   - failedRequests: the operation's failed requests so far, this one included.
     ///   - elapsed: the operation's elapsed time.
@@ -103,6 +107,11 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return .misconfigured("the TLS certificate of \(origin) was refused: \(check); \(check.advice)")
         case .caFileUnusable(let path):
             return .misconfigured(TransportOptions.unusableCAFileReason(path))
+        case .libraryUnavailable(let library, let reason):
+            return .misconfigured(
+                "\(library), the HTTP library Versola loads to send requests, could not be loaded (\(reason)); "
+                    + "install it (Debian and Ubuntu: apt install \(CurlLibrary.debianPackage), "
+                    + "or \(CurlLibrary.debianPackageTime64) on Debian 13 and Ubuntu 24.04)")
         case .cancelled:
             return .cancelled
         }
@@ -125,6 +134,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureSchemeRefused(let origin): "plain http refused to non-loopback \(origin)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .cancelled: "cancelled"
+        case .libraryUnavailable(let library, _): "\(library) could not be loaded"
         }
     }
 }

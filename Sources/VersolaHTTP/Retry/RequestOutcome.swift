@@ -60,7 +60,8 @@ public enum RequestOutcome: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The outcome class of a transport failure, or nil for failures the table does not cover
-    /// (a refused or invalid URL, a refused certificate, an unusable CA file, a cancel), which
+    /// (a refused or invalid URL, a refused certificate, an unusable CA file, a missing HTTP
+    /// library, a cancel), which
     /// are never repeated.
     public init?(_ error: TransportError) {
         switch error {
@@ -70,7 +71,9 @@ public enum RequestOutcome: String, Sendable, Hashable, CaseIterable {
         case .timedOut: self = .timedOut
         case .tls: self = .tls
         case .responseTooLarge, .headerBlockTooLarge: self = .tooLarge
-        case .insecureSchemeRefused, .invalidRequest, .cancelled, .certificateRejected, .caFileUnusable: return nil
+        case .insecureSchemeRefused, .invalidRequest, .cancelled, .certificateRejected, .caFileUnusable,
+            .libraryUnavailable:
+            return nil
         }
     }
 }
