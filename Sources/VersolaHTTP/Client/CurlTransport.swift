@@ -189,7 +189,6 @@ public final class CurlTransport: HTTPTransport {
         origin: Origin, options: TransportOptions, trust: TrustLocations
     ) -> PerformOutcome {
         let curl = handle.raw
-        let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         var failed = false
         func set(_ code: CURLcode) { if code != CURLE_OK { failed = true } }
 
@@ -217,33 +216,7 @@ public final class CurlTransport: HTTPTransport {
         setMethodAndBody(request, on: curl, set: set)
         set(versola_curl_setopt_slist(curl, CURLOPT_HTTPHEADER, headers.head))
 
-        set(versola_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, contextPointer))
-        set(
-            versola_curl_setopt_data_callback(curl, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-                let length = size * count
-                guard let data, let context else { return 0 }
-                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
-                let accepted = transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
-                return accepted ? length : 0
-            })
-        set(versola_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, contextPointer))
-        set(
-            versola_curl_setopt_data_callback(curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-                let length = size * count
-                guard let context else { return 0 }
-                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
-                guard let data, length > 0 else { return length }
-                let accepted = transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
-                return accepted ? length : 0
-            })
-        set(versola_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0))
-        set(versola_curl_setopt_pointer(curl, CURLOPT_XFERINFODATA, contextPointer))
-        set(
-            versola_curl_setopt_progress_callback(curl) { context, _, _, _, _ in
-                guard let context else { return 0 }
-                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
-                return transfer.shouldAbortForCancel() ? 1 : 0
-            })
+        setCallbacks(on: curl, context: context, set: set)
         guard !failed else { return PerformOutcome(code: 3, requestSize: 0) }
 
         let code = withExtendedLifetime((context, headers)) { versola_curl_easy_perform(curl) }
@@ -256,6 +229,40 @@ public final class CurlTransport: HTTPTransport {
         // Drop the pointers to the header list and context before they can go away.
         handle.resetOptions()
         return PerformOutcome(code: code.rawValue, requestSize: requestSize, verifyResult: verifyResult)
+    }
+
+    /// Hands curl the transfer's header, body and progress callbacks, each with `context`.
+    private static func setCallbacks(
+        on curl: UnsafeMutableRawPointer, context: CurlTransferContext, set: (CURLcode) -> Void
+    ) {
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        set(versola_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, pointer))
+        set(
+            versola_curl_setopt_data_callback(curl, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                let length = size * count
+                guard let data, let context else { return 0 }
+                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
+                let accepted = transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+                return accepted ? length : 0
+            })
+        set(versola_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, pointer))
+        set(
+            versola_curl_setopt_data_callback(curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                let length = size * count
+                guard let context else { return 0 }
+                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
+                guard let data, length > 0 else { return length }
+                let accepted = transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
+                return accepted ? length : 0
+            })
+        set(versola_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0))
+        set(versola_curl_setopt_pointer(curl, CURLOPT_XFERINFODATA, pointer))
+        set(
+            versola_curl_setopt_progress_callback(curl) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                let transfer = Unmanaged<CurlTransferContext>.fromOpaque(context).takeUnretainedValue()
+                return transfer.shouldAbortForCancel() ? 1 : 0
+            })
     }
 
     private static func setMethodAndBody(
