@@ -17,7 +17,7 @@ struct ExecCredentialTests {
     }
 
     @Test func rendersTheVersionAskedForWithTheTokensExpiry() throws {
-        let result: JSONValue = ["accessToken": "t0k", "tokenType": "Bearer", "expiresAt": 1_800_000_000]
+        let result = AgentTokenResult(kind: .access, value: "t0k", expiresAt: 1_800_000_000)
         for version in ExecCredentialVersion.allCases {
             let text = TokenOutput.render(result, format: .k8s, apiVersion: version, now: 1_700_000_000)
             #expect(text.hasSuffix("}\n"))
@@ -34,7 +34,7 @@ struct ExecCredentialTests {
     }
 
     @Test func anUnknownExpiryIsAMinuteAhead() throws {
-        let opaque: JSONValue = ["accessToken": "opaque", "tokenType": "Bearer", "expiresAt": .null]
+        let opaque = AgentTokenResult(kind: .access, value: "opaque", expiresAt: nil)
         let value = try JSONValue(parsing: TokenOutput.render(opaque, format: .k8s, now: 1_800_000_000))
         #expect(value["status"]?["expirationTimestamp"] == "2027-01-15T08:01:00Z")
         // --format json says it is unknown rather than inventing one.
@@ -42,16 +42,17 @@ struct ExecCredentialTests {
     }
 
     @Test func theIDTokenAnswerIsRenderedFromItsOwnMember() throws {
-        let result: JSONValue = ["idToken": "eyJ.id.sig", "expiresAt": 1_800_000_600]
-        let k8s = try JSONValue(parsing: TokenOutput.render(result, format: .k8s, kind: .id, apiVersion: .v1))
+        let result = AgentTokenResult(kind: .id, value: "eyJ.id.sig", expiresAt: 1_800_000_600)
+        let k8s = try JSONValue(parsing: TokenOutput.render(result, format: .k8s, apiVersion: .v1))
         #expect(k8s["status"]?["token"] == "eyJ.id.sig")
         #expect(k8s["status"]?["expirationTimestamp"] == "2027-01-15T08:10:00Z")
-        #expect(TokenOutput.render(result, format: .raw, kind: .id) == "eyJ.id.sig\n")
+        #expect(TokenOutput.render(result, format: .raw) == "eyJ.id.sig\n")
         #expect(
-            TokenOutput.render(result, format: .json, kind: .id)
+            TokenOutput.render(result, format: .json)
                 == #"{"idToken":"eyJ.id.sig","expiresAt":"2027-01-15T08:10:00Z"}"# + "\n")
-        // The access-token member is not mistaken for it.
-        #expect(TokenOutput.render(["accessToken": "a"], format: .raw, kind: .id) == "\n")
+        // The access-token member is not mistaken for it: no ID token, no result.
+        #expect(AgentTokenResult(["accessToken": "a"], kind: .id) == nil)
+        #expect(AgentTokenResult(["idToken": "i", "expiresAt": 7], kind: .id)?.expiresAt == 7)
     }
 
     @Test func theExpiryOfAJWTAccessTokenIsItsExp() throws {
