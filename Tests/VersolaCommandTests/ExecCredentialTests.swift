@@ -55,6 +55,13 @@ struct ExecCredentialTests {
         #expect(AgentTokenResult(["idToken": "i", "expiresAt": 7], kind: .id)?.expiresAt == 7)
     }
 
+    @Test func timestampsAreRFC3339InUTCWithEveryDigit() {
+        #expect(AccessTokenExpiry.rfc3339(0) == "1970-01-01T00:00:00Z")
+        #expect(AccessTokenExpiry.rfc3339(1_800_000_000) == "2027-01-15T08:00:00Z")
+        #expect(AccessTokenExpiry.rfc3339(951_782_405) == "2000-02-29T00:00:05Z")
+        #expect(AccessTokenExpiry.rfc3339(253_402_300_799) == "9999-12-31T23:59:59Z")
+    }
+
     @Test func theExpiryOfAJWTAccessTokenIsItsExp() throws {
         let payload = Base64URL.encode(Array(#"{"exp":1800000000,"sub":"a"}"#.utf8))
         #expect(AccessTokenExpiry.expiry(of: "eyJhbGciOiJSUzI1NiJ9.\(payload).c2ln") == 1_800_000_000)
