@@ -62,10 +62,19 @@ struct ExecCredentialTests {
         #expect(AccessTokenExpiry.rfc3339(253_402_300_799) == "9999-12-31T23:59:59Z")
     }
 
-    @Test func theExpiryOfAJWTAccessTokenIsItsExp() throws {
-        let payload = Base64URL.encode(Array(#"{"exp":1800000000,"sub":"a"}"#.utf8))
-        #expect(AccessTokenExpiry.expiry(of: "eyJhbGciOiJSUzI1NiJ9.\(payload).c2ln") == 1_800_000_000)
-        #expect(AccessTokenExpiry.expiry(of: "opaque-token") == nil)
+    @Test func theTokenTypeIsReadAndWrittenInOnePlace() throws {
+        let dpop = AgentTokenResult(kind: .access, value: "t", tokenType: .dpop, expiresAt: nil)
+        #expect(dpop.json == ["accessToken": "t", "tokenType": "DPoP", "expiresAt": .null])
+        #expect(AgentTokenResult(dpop.json, kind: .access) == dpop)
+        // No type is Bearer; a type nobody defined is no answer, never a guess.
+        #expect(AgentTokenResult(["accessToken": "t"], kind: .access)?.tokenType == .bearer)
+        #expect(AgentTokenResult(["accessToken": "t", "tokenType": "MAC"], kind: .access) == nil)
+        // kubectl is never given a DPoP-bound token: the agent refuses to print one.
+        guard case .failure(let error) = AgentTokenPrint(format: .k8s).reply(for: dpop, profile: "p") else {
+            Issue.record("a DPoP-bound token was printed for kubectl")
+            return
+        }
+        #expect(error == BearerOnlyTool.kubectl.dpopRefused(profile: "p"))
     }
 
     @Test func execInfoNamesTheVersionAndWhetherKubectlIsInteractive() throws {

@@ -98,7 +98,7 @@ public struct AgentTokenResult: Sendable, Hashable {
     init(_ token: AccessToken) {
         self.init(
             kind: .access, value: token.value, tokenType: token.tokenType,
-            expiresAt: token.expiresAt.map { Int64($0.timeIntervalSince1970) } ?? AccessTokenExpiry.expiry(of: token.value))
+            expiresAt: token.expiresAt.map { Int64($0.timeIntervalSince1970) })
     }
 
     /// The `ok` member.

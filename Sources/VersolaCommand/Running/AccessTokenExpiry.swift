@@ -1,19 +1,9 @@
 import Foundation
-import VersolaJOSE
 
-/// Reads the `exp` of an access token that is a JWT (most providers issue them), for the
-/// ExecCredential's `expirationTimestamp`. The token is not verified here: the value only
-/// tells kubectl when to ask again.
+/// How a token's expiry is written for people and for kubectl (`--format json`, the
+/// ExecCredential's `expirationTimestamp`). The expiry itself comes from the session: the
+/// provider's `expires_in`, else the `exp` of a JWT access token (``AccessToken/expiresAt``).
 enum AccessTokenExpiry {
-    /// `exp` in seconds since 1970, or nil when the token is opaque.
-    static func expiry(of token: String) -> Int64? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = try? Base64URL.decode(parts[1]),
-            let claims = try? JSONValue(parsing: payload)
-        else { return nil }
-        return claims["exp"].flatMap(NumericDate.wholeSeconds)
-    }
-
     /// RFC 3339 UTC for `seconds` since 1970: `2026-11-29T21:45:00Z`.
     static func rfc3339(_ seconds: Int64) -> String {
         var time = time_t(seconds)
