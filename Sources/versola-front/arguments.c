@@ -16,12 +16,15 @@ static int plain_profile(const char *name) {
     return 1;
 }
 
-static int format_code(const char *value, char *format) {
-    if (strcmp(value, "raw") == 0) *format = 'r';
-    else if (strcmp(value, "json") == 0) *format = 'j';
-    else if (strcmp(value, "k8s") == 0) *format = 'k';
-    else return -1;
-    return 0;
+static int format_code(const char *value, const char **format) {
+    static const char *const formats[] = {"raw", "json", "k8s"};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        if (strcmp(value, formats[i]) == 0) {
+            *format = formats[i];
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static int kind_code(const char *value, char *kind) {
@@ -55,7 +58,8 @@ static const char *exec_api_version(const char *info) {
 
 int front_parse(int argc, char **argv, const char *exec_info, struct front_request *request) {
     int seen_token = 0, json = 0;
-    char format = 0, kind = 'a';
+    const char *format = NULL;
+    char kind = 'a';
     request->profile = "default";
     request->force_refresh = 0;
     for (int i = 1; i < argc; i++) {
@@ -86,9 +90,9 @@ int front_parse(int argc, char **argv, const char *exec_info, struct front_reque
         }
     }
     if (!seen_token || !plain_profile(request->profile)) return -1;
-    request->format = format ? format : (json ? 'j' : 'r');
+    request->format = format ? format : (json ? "json" : "raw");
     request->kind = kind;
     request->api_version = NULL;
-    if (request->format == 'k' && !(request->api_version = exec_api_version(exec_info))) return -1;
+    if (strcmp(request->format, "k8s") == 0 && !(request->api_version = exec_api_version(exec_info))) return -1;
     return 0;
 }

@@ -20,9 +20,6 @@
  * The same name is in AgentReplyHandOver.swift. */
 static const char hand_over_variable[] = "VERSOLA_AGENT_REPLY_FD";
 
-/* The largest answer line accepted, as UnixSocket.maximumLineLength. */
-#define MAXIMUM_LINE (4 << 20)
-
 /* The engine: `libexec/versola/versola` beside the front's `bin/` when installed, else a
  * `versola` in the front's own directory (the build directory), never the front itself. */
 static void run_engine(char **argv) {
@@ -156,44 +153,26 @@ int main(int argc, char **argv) {
         || peer.uid != getuid())
         run_engine(argv);
 
-    char line[8192];
+    /* The request AgentRequest.line writes (docs/agent-protocol.md), asking for the printout. */
+    char line[8192], print[128] = "";
+    if (request.api_version) snprintf(print, sizeof print, ",\"apiVersion\":\"%s\"", request.api_version);
     int length = snprintf(line, sizeof line,
-        "{\"op\":\"%s\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\",\"args\":{\"forceRefresh\":%s}}\n",
+        "{\"v\":1,\"op\":\"%s\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\","
+        "\"args\":{\"forceRefresh\":%s,\"print\":{\"format\":\"%s\"%s}}}\n",
         request.kind == 'i' ? "id-token" : "token", request.profile, config, state,
-        request.force_refresh ? "true" : "false");
+        request.force_refresh ? "true" : "false", request.format, print);
     if (length <= 0 || (size_t)length >= sizeof line || !send_all(connection, line, (size_t)length)) {
         close(connection);
         run_engine(argv);
     }
 
     /* Delivered: from here on the answer is printed or handed over, never asked again (R9). */
-    static char small[1 << 16];
-    char *answer = small;
-    size_t capacity = sizeof small, used = 0;
-    char *newline = NULL;
-    while (!newline) {
-        if (used == capacity) {
-            if (capacity >= MAXIMUM_LINE + 1) break;
-            char *larger = malloc(capacity * 4);
-            if (!larger) break;
-            memcpy(larger, answer, used);
-            answer = larger;
-            capacity *= 4;
-        }
-        ssize_t count = recv(connection, answer + used, capacity - used, 0);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) break;
-        newline = memchr(answer + used, '\n', (size_t)count);
-        used += (size_t)count;
-    }
-    close(connection);
-    if (!newline || (size_t)(newline - answer) > MAXIMUM_LINE) hand_over(argv, "", 0);
-    size_t line_length = (size_t)(newline - answer);
-    struct front_token token;
     signal(SIGPIPE, SIG_IGN);
-    const char *member = request.kind == 'i' ? "idToken" : "accessToken";
-    if (front_read_token(answer, line_length, member, &token) == 0 && front_print_token(&token, &request) == 0)
-        return 0;
-    hand_over(argv, answer, line_length);
+    const char *answer;
+    size_t answer_length;
+    int printed = front_answer(connection, &answer, &answer_length) == 0;
+    close(connection);
+    if (printed) return 0;
+    hand_over(argv, answer, answer_length);
     return 0;
 }

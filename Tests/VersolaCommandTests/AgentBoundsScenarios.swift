@@ -100,7 +100,7 @@ struct AgentBoundsScenarios {
 
             // A request larger than the agent reads is never sent to it.
             let huge = AgentRequest(
-                .request, profile: "default", arguments: ["body": .string(String(repeating: "a", count: AgentLimits.maximumRequestBytes))])
+                .request(["body": .string(String(repeating: "a", count: AgentLimits.maximumRequestBytes))]), profile: "default")
             #expect(client.send(huge, start: false) == nil)
         }
     }

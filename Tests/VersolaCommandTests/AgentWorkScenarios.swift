@@ -172,4 +172,27 @@ struct AgentWorkScenarios {
             #expect(await cli.requestCount(.token) == before)
         }
     }
+
+    @Test("L4 T1: a warm token is served from memory while the profile is unchanged; a change to its file is seen at once")
+    func warmTokenFollowsTheProfileFile() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let first = try await cli.run(["token"])
+            #expect(first.status == 0)
+            let before = await cli.requestCount(.token)
+            #expect(try await cli.run(["token"]).stdout == first.stdout)
+            #expect(await cli.requestCount(.token) == before, "a warm token made the session refresh")
+            // A profile file others may write is refused (L4) even by the agent's warm path...
+            let profile = cli.home.path + "/config/versola/profiles/default.json"
+            #expect(chmod(profile, 0o666) == 0)
+            let refused = try await cli.run(["token"])
+            #expect(refused.status == ExitStatus.configuration.rawValue, "\(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+            // ...and once mended, the same session serves again without asking the provider.
+            #expect(chmod(profile, 0o600) == 0)
+            #expect(try await cli.run(["token"]).stdout == first.stdout)
+            #expect(await cli.requestCount(.token) == before)
+        }
+    }
 }

@@ -68,8 +68,11 @@ struct FrontParityTests {
         return errors
     }()
 
-    /// Success answers: plain ones (the front prints them) and unusual ones (handed over).
+    /// Success answers: printouts (the front copies them out; the agent renders every token it
+    /// sends the front), and results from an agent that did not render (handed over).
     static let successes: [String] = [
+        "print 6\nabc de", "print 0\n", "print 12\n{\"a\":\"\u{1B}[31m\"}\n", "print 8\ntwo\nline",
+        #"{"v":1,"ok":{"accessToken":"versioned","tokenType":"Bearer","expiresAt":1893456000}}"#,
         #"{"ok":{"accessToken":"eyJ.plain-token_1","tokenType":"Bearer","expiresAt":1893456000}}"#,
         #"{"ok":{"accessToken":"opaque","tokenType":"DPoP","expiresAt":null}}"#,
         #"{"ok":{"accessToken":"no-type","expiresAt":1700000000,"extra":true}}"#,
@@ -85,7 +88,12 @@ struct FrontParityTests {
     ]
 
     /// Lost or broken answers: closed without a reply, not JSON, an unknown cause.
-    static let broken: [String?] = [nil, "garbage", #"{"error":{"category":"recoverable","cause":"unheard-of"}}"#]
+    static let broken: [String?] = [
+        nil, "garbage", #"{"error":{"category":"recoverable","cause":"unheard-of"}}"#,
+        // A printout cut short, a header that is not one, another protocol version.
+        "print 100\nshort", "print -1\nx", "print 1 2\nx", "print 1234567890\nx",
+        #"{"v":2,"ok":{"accessToken":"a","tokenType":"Bearer","expiresAt":null}}"#,
+    ]
 
     @Test("R9 E13: the front prints every agent answer as the engine does, and asks once")
     func parity() async throws {

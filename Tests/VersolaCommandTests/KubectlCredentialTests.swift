@@ -175,24 +175,30 @@ struct KubectlCredentialTests {
                 return await cli.finished(
                     try cli.spawn(lonely + "/versola", arguments, extraEnvironment: environment, stem: stem), stem: stem)
             }
-            agent.reply = Array(#"{"ok":{"idToken":"eyJ.a.b","expiresAt":1800000000}}"#.utf8)
+            // The agent renders; the front copies its printout and asks for the format kubectl wants.
+            let idToken = AgentTokenResult(kind: .id, value: "eyJ.a.b", expiresAt: 1_800_000_000)
+            let credential = TokenOutput.render(idToken, format: .k8s, apiVersion: .v1beta1)
+            agent.reply = Array(AgentReply.printed(AgentPrintout(bytes: Array(credential.utf8))).line.dropLast())
             let id = try await run(["token", "--format", "k8s", "--token", "id"], Self.execInfo(.v1beta1, interactive: true))
             #expect(id.status == 0, "\(id.stderr)")
             #expect(
                 id.stdout == #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":"#
                     + #"{"token":"eyJ.a.b","expirationTimestamp":"2027-01-15T08:00:00Z"}}"# + "\n")
             #expect(agent.requests.last?.contains(#""op":"id-token""#) == true)
-            let json = try await run(["token", "--token=id", "--format", "json", "--profile", "k8s"])
-            #expect(json.stdout == #"{"idToken":"eyJ.a.b","expiresAt":"2027-01-15T08:00:00Z"}"# + "\n")
+            #expect(
+                agent.requests.last?.contains(#""print":{"format":"k8s","apiVersion":"client.authentication.k8s.io/v1beta1"}"#)
+                    == true)
+            _ = try await run(["token", "--token=id", "--format", "json", "--profile", "k8s"])
             #expect(agent.requests.last?.contains(#""profile":"k8s""#) == true)
+            #expect(agent.requests.last?.contains(#""print":{"format":"json"}"#) == true)
+            _ = try await run(["token", "--format", "k8s"], Self.execInfo(.v1, interactive: false))
+            #expect(agent.requests.last?.contains(#""apiVersion":"client.authentication.k8s.io/v1"}"#) == true)
 
+            // Any answer but a printout (a result, an error) is left to the engine: the front reads no JSON.
             agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"Bearer","expiresAt":1800000000}}"#.utf8)
-            let access = try await run(["token", "--format", "k8s"], Self.execInfo(.v1, interactive: false))
-            #expect(access.stdout.hasPrefix(#"{"apiVersion":"client.authentication.k8s.io/v1","#))
-            // A DPoP-bound token, or exec info kubectl would not write, is left to the engine.
-            agent.reply = Array(#"{"ok":{"accessToken":"t0k","tokenType":"DPoP","expiresAt":1800000000}}"#.utf8)
+            #expect(try await run(["token"]).stderr.contains("engine is not installed"))
+            agent.reply = Array(AgentReply.failure(.reauthenticate(.sessionExpired)).line.dropLast())
             #expect(try await run(["token", "--format", "k8s"]).stderr.contains("engine is not installed"))
-            #expect(try await run(["token"]).stdout == "t0k\n")
             #expect(
                 try await run(["token", "--format", "k8s"], [KubernetesExecInfo.variable: "{}"]).stderr.contains(
                     "engine is not installed"))

@@ -159,8 +159,13 @@ struct ErrorReportTests {
     }
 
     @Test func requestLinesRoundTrip() throws {
-        let request = AgentRequest(.token, profile: "work", arguments: ["forceRefresh": true])
+        let request = AgentRequest(.token(AgentTokenArguments(forceRefresh: true)), profile: "work")
         #expect(AgentRequest(line: Array(request.line.dropLast())) == request)
+        // Another protocol version is refused with a reason; a line without one is version 1.
+        #expect(AgentRequest.parse(Array(#"{"v":2,"op":"ping","profile":"a"}"#.utf8)) == .failure(.version(2)))
+        #expect(AgentRequest(line: Array(#"{"op":"ping","profile":"a"}"#.utf8)) == AgentRequest(.ping, profile: "a"))
+        #expect(AgentRequest(line: Array(#"{"v":1,"op":"token","profile":"a","args":{"print":{"format":"yaml"}}}"#.utf8)) == nil)
+        #expect(AgentReply(line: Array(#"{"v":2,"ok":1}"#.utf8)) == nil)
         #expect(AgentRequest(line: Array("{\"op\":\"nope\",\"profile\":\"a\"}".utf8)) == nil)
         #expect(AgentRequest(line: Array("not json".utf8)) == nil)
         #expect(AgentReply(line: Array("{\"ok\":1}".utf8)) == .success(1))

@@ -17,7 +17,7 @@ struct ExecCredentialTests {
     }
 
     @Test func rendersTheVersionAskedForWithTheTokensExpiry() throws {
-        let result: JSONValue = ["accessToken": "t0k", "tokenType": "Bearer", "expiresAt": 1_800_000_000]
+        let result = AgentTokenResult(kind: .access, value: "t0k", expiresAt: 1_800_000_000)
         for version in ExecCredentialVersion.allCases {
             let text = TokenOutput.render(result, format: .k8s, apiVersion: version, now: 1_700_000_000)
             #expect(text.hasSuffix("}\n"))
@@ -34,7 +34,7 @@ struct ExecCredentialTests {
     }
 
     @Test func anUnknownExpiryIsAMinuteAhead() throws {
-        let opaque: JSONValue = ["accessToken": "opaque", "tokenType": "Bearer", "expiresAt": .null]
+        let opaque = AgentTokenResult(kind: .access, value: "opaque", expiresAt: nil)
         let value = try JSONValue(parsing: TokenOutput.render(opaque, format: .k8s, now: 1_800_000_000))
         #expect(value["status"]?["expirationTimestamp"] == "2027-01-15T08:01:00Z")
         // --format json says it is unknown rather than inventing one.
@@ -42,22 +42,39 @@ struct ExecCredentialTests {
     }
 
     @Test func theIDTokenAnswerIsRenderedFromItsOwnMember() throws {
-        let result: JSONValue = ["idToken": "eyJ.id.sig", "expiresAt": 1_800_000_600]
-        let k8s = try JSONValue(parsing: TokenOutput.render(result, format: .k8s, kind: .id, apiVersion: .v1))
+        let result = AgentTokenResult(kind: .id, value: "eyJ.id.sig", expiresAt: 1_800_000_600)
+        let k8s = try JSONValue(parsing: TokenOutput.render(result, format: .k8s, apiVersion: .v1))
         #expect(k8s["status"]?["token"] == "eyJ.id.sig")
         #expect(k8s["status"]?["expirationTimestamp"] == "2027-01-15T08:10:00Z")
-        #expect(TokenOutput.render(result, format: .raw, kind: .id) == "eyJ.id.sig\n")
+        #expect(TokenOutput.render(result, format: .raw) == "eyJ.id.sig\n")
         #expect(
-            TokenOutput.render(result, format: .json, kind: .id)
+            TokenOutput.render(result, format: .json)
                 == #"{"idToken":"eyJ.id.sig","expiresAt":"2027-01-15T08:10:00Z"}"# + "\n")
-        // The access-token member is not mistaken for it.
-        #expect(TokenOutput.render(["accessToken": "a"], format: .raw, kind: .id) == "\n")
+        // The access-token member is not mistaken for it: no ID token, no result.
+        #expect(AgentTokenResult(["accessToken": "a"], kind: .id) == nil)
+        #expect(AgentTokenResult(["idToken": "i", "expiresAt": 7], kind: .id)?.expiresAt == 7)
     }
 
-    @Test func theExpiryOfAJWTAccessTokenIsItsExp() throws {
-        let payload = Base64URL.encode(Array(#"{"exp":1800000000,"sub":"a"}"#.utf8))
-        #expect(AccessTokenExpiry.expiry(of: "eyJhbGciOiJSUzI1NiJ9.\(payload).c2ln") == 1_800_000_000)
-        #expect(AccessTokenExpiry.expiry(of: "opaque-token") == nil)
+    @Test func timestampsAreRFC3339InUTCWithEveryDigit() {
+        #expect(AccessTokenExpiry.rfc3339(0) == "1970-01-01T00:00:00Z")
+        #expect(AccessTokenExpiry.rfc3339(1_800_000_000) == "2027-01-15T08:00:00Z")
+        #expect(AccessTokenExpiry.rfc3339(951_782_405) == "2000-02-29T00:00:05Z")
+        #expect(AccessTokenExpiry.rfc3339(253_402_300_799) == "9999-12-31T23:59:59Z")
+    }
+
+    @Test func theTokenTypeIsReadAndWrittenInOnePlace() throws {
+        let dpop = AgentTokenResult(kind: .access, value: "t", tokenType: .dpop, expiresAt: nil)
+        #expect(dpop.json == ["accessToken": "t", "tokenType": "DPoP", "expiresAt": .null])
+        #expect(AgentTokenResult(dpop.json, kind: .access) == dpop)
+        // No type is Bearer; a type nobody defined is no answer, never a guess.
+        #expect(AgentTokenResult(["accessToken": "t"], kind: .access)?.tokenType == .bearer)
+        #expect(AgentTokenResult(["accessToken": "t", "tokenType": "MAC"], kind: .access) == nil)
+        // kubectl is never given a DPoP-bound token: the agent refuses to print one.
+        guard case .failure(let error) = AgentTokenPrint(format: .k8s).reply(for: dpop, profile: "p") else {
+            Issue.record("a DPoP-bound token was printed for kubectl")
+            return
+        }
+        #expect(error == BearerOnlyTool.kubectl.dpopRefused(profile: "p"))
     }
 
     @Test func execInfoNamesTheVersionAndWhetherKubectlIsInteractive() throws {

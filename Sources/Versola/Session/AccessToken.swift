@@ -17,3 +17,15 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
         "AccessToken(\(tokenType), expires \(expiresAt.map { "\($0)" } ?? "unknown"), renewable: \(renewable))"
     }
 }
+
+extension HeldGrant {
+    /// The held access token as callers see it (its grant's type and expiry); nil when the
+    /// grant's access token is not held.
+    var accessToken: AccessToken? {
+        token.map { token in
+            AccessToken(
+                value: token.value, tokenType: grant.tokenType, expiresAt: grant.expiresAt ?? token.expiration,
+                renewable: grant.refreshToken != nil)
+        }
+    }
+}

@@ -38,12 +38,21 @@ extension Session {
 
     /// The cached token when it may be served now, read without the actor.
     private nonisolated func servableCachedToken() -> String? {
-        guard let (held, freshness) = tokenCache.withLock({ cache in cache.held.map { ($0, cache.freshness) } })
+        servableAccessToken()?.value
+    }
+
+    /// The access token held in memory with its type and expiry when it may be served now
+    /// (T1, T3), read without the actor (a lock): nil when a caller must go through
+    /// ``currentAccessToken(forceRefresh:)`` (none held, or it needs a refresh).
+    package nonisolated func servableAccessToken() -> AccessToken? {
+        guard let (held, token, freshness) = tokenCache.withLock({ cache in
+            cache.held.flatMap { held in cache.described.map { (held, $0, cache.freshness) } }
+        })
         else { return nil }
         let clock = client.environment.clock
         guard freshness.verdict(for: held, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow) == .serve
         else { return nil }
-        return held.value
+        return token
     }
 
     enum TokenSource {
@@ -224,10 +233,8 @@ extension Session {
     /// The access token this session holds in memory, without refreshing or any other
     /// request; nil when it holds none (restored from disk, or signed out).
     package func heldAccessToken() -> AccessToken? {
-        guard let held = machine.heldGrant, let token = held.token, state == .authenticated else { return nil }
-        return AccessToken(
-            value: token.value, tokenType: held.grant.tokenType, expiresAt: held.grant.expiresAt ?? token.expiration,
-            renewable: held.grant.refreshToken != nil)
+        guard let held = machine.heldGrant, state == .authenticated else { return nil }
+        return held.accessToken
     }
 
     /// Takes the access token of a login another process just finished on this profile (the

@@ -60,6 +60,8 @@ public actor Session {
 
     struct TokenCache: Sendable {
         var held: HeldAccessToken?
+        /// `held` as callers see it (type, expiry), for ``Session/servableAccessToken()``.
+        var described: AccessToken?
         /// The lookup in flight that may serve the cached token, and the one that forces a
         /// refresh (T4: a forced caller joins only a forced lookup; any caller may join one).
         private var lookup = SingleFlight<String>()
@@ -225,6 +227,7 @@ public actor Session {
         let freshness = self.freshness
         tokenCache.withLock { cache in
             cache.held = serving ? held?.token : nil
+            cache.described = serving ? held?.accessToken : nil
             cache.freshness = freshness
         }
         for case .publish(let state) in outcome.actions { publisher.publish(state) }

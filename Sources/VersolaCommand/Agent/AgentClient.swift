@@ -34,11 +34,7 @@ public struct AgentClient: Sendable {
         defer { close(connection) }
         guard UnixSocket.write(request.line, to: connection) else { return nil }
         var pending: [UInt8] = []
-        guard let line = UnixSocket.readLine(from: connection, pending: &pending), let reply = AgentReply(line: line)
-        else {
-            return .failure(Self.lostAnswer)
-        }
-        return reply
+        return AgentReply.read(from: connection, pending: &pending) ?? .failure(Self.lostAnswer)
     }
 
     /// A request delivered to the agent whose answer never came back (R9).
@@ -53,9 +49,7 @@ public struct AgentClient: Sendable {
         defer { close(connection) }
         guard UnixSocket.write(request.line, to: connection) else { return false }
         var pending: [UInt8] = []
-        while let line = UnixSocket.readLine(from: connection, pending: &pending) {
-            guard let reply = AgentReply(line: line), receive(reply) else { break }
-        }
+        while let reply = AgentReply.read(from: connection, pending: &pending), receive(reply) {}
         return true
     }
 

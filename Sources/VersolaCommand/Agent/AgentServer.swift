@@ -239,9 +239,11 @@ public final class AgentServer: Sendable {
             return state.dropped.contains(connection)
         }
         guard let line, !dropped else { return }
-        guard let request = AgentRequest(line: line) else {
-            UnixSocket.write(
-                AgentReply.failure(.configuration(.invalidConfiguration("malformed agent request"))).line, to: connection)
+        let request: AgentRequest
+        switch AgentRequest.parse(line) {
+        case .success(let parsed): request = parsed
+        case .failure(let refusal):
+            UnixSocket.write(AgentReply.failure(AgentRequest.error(for: refusal)).line, to: connection)
             return
         }
         switch request.operation {
@@ -255,7 +257,8 @@ public final class AgentServer: Sendable {
             // A watch that reaches a stopping agent ends at once; the watcher starts the next agent.
             _ = watching(connection) { streamStates(of: request, to: connection) }
         default:
-            let reply = Self.waitFor { [host] in await host.handle(request) }
+            // A warm token is answered on this thread; the rest waits for the host's task.
+            let reply = host.answerWarm(request) ?? Self.waitFor { [host] in await host.handle(request) }
             UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
         }
     }

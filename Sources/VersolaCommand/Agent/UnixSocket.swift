@@ -131,6 +131,20 @@ enum UnixSocket {
         }
     }
 
+    /// Reads exactly `count` bytes, taking those in `pending` first. Nil when the stream ends sooner.
+    static func readBytes(_ count: Int, from descriptor: Int32, pending: inout [UInt8]) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while pending.count < count {
+            let read = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if read < 0, errno == EINTR { continue }
+            if read <= 0 { return nil }
+            pending += chunk[0..<read]
+        }
+        let bytes = Array(pending[..<count])
+        pending.removeSubrange(..<count)
+        return bytes
+    }
+
     /// Waits until `descriptor` can be read (or is closed); false once `deadline` passed.
     private static func readable(_ descriptor: Int32, before deadline: ContinuousClock.Instant) -> Bool {
         while true {

@@ -15,30 +15,24 @@ enum TokenOutput {
 
     /// The text for `result` in `format`.
     /// - Parameters:
-    ///   - kind: which token the result holds (`accessToken` or `idToken`).
     ///   - apiVersion: the ExecCredential version for `.k8s`.
     ///   - now: seconds since 1970, for an unknown expiry.
     static func render(
-        _ result: JSONValue, format: TokenFormat, kind: TokenKind = .access, apiVersion: ExecCredentialVersion = .v1,
+        _ result: AgentTokenResult, format: TokenFormat, apiVersion: ExecCredentialVersion = .v1,
         now: Int64 = Int64(time(nil))
     ) -> String {
-        let token = result[kind.resultMember]?.string ?? ""
-        let expiresAt = result["expiresAt"]?.int64
         switch format {
         case .raw:
             // A genuine token is visible ASCII (RFC 6749 VSCHAR; a JWS is base64url) and passes unchanged.
-            return TerminalText.visible(token) + "\n"
+            return TerminalText.visible(result.value) + "\n"
         case .json:
-            let expiry: JSONValue = expiresAt.map { .string(AccessTokenExpiry.rfc3339($0)) } ?? .null
-            let value: JSONValue =
-                switch kind {
-                case .access:
-                    ["accessToken": .string(token), "tokenType": result["tokenType"] ?? "Bearer", "expiresAt": expiry]
-                case .id: ["idToken": .string(token), "expiresAt": expiry]
-                }
-            return value.serialized() + "\n"
+            // The agent's result with the expiry in RFC 3339.
+            guard case .object(var members) = result.json else { return "" }
+            members["expiresAt"] = result.expiresAt.map { .string(AccessTokenExpiry.rfc3339($0)) } ?? .null
+            return JSONValue.object(members).serialized() + "\n"
         case .k8s:
-            return execCredential(token: token, expiresAt: expiresAt ?? now + unknownExpiryLifetime, apiVersion: apiVersion)
+            return execCredential(
+                token: result.value, expiresAt: result.expiresAt ?? now + unknownExpiryLifetime, apiVersion: apiVersion)
         }
     }
 
@@ -58,14 +52,6 @@ extension TokenKind {
         switch self {
         case .access: "accessToken"
         case .id: "idToken"
-        }
-    }
-
-    /// The agent operation that answers it.
-    var operation: AgentOperation {
-        switch self {
-        case .access: .token
-        case .id: .idToken
         }
     }
 }

@@ -3,10 +3,10 @@ import Versola
 import VersolaHTTP
 
 /// The second half of a `versola token` begun by the small front program (`versola-front`,
-/// installed as `versola`): the front asked the agent, and hands every answer it does not
-/// print itself (an error, a token that needs escaping) to this engine to render, so that
-/// the words and the JSON of every answer come from one place (``ErrorReport``,
-/// ``TokenOutput``).
+/// installed as `versola`): the front asked the agent for the printout, copies it when it came,
+/// and hands every other answer (an error, a result from an agent that does not render) to this
+/// engine to render, so that the words and the JSON of every answer come from one place
+/// (``ErrorReport``, ``TokenOutput``).
 ///
 /// The front writes the answer line into a memory file and `exec`s the engine with the
 /// variable `VERSOLA_AGENT_REPLY_FD=<descriptor>.<process id>`; the request is never sent

@@ -54,7 +54,7 @@ public enum CommandRunner {
             let result = try await call(AgentRequest(.userInfo, profile: context.profile), context)
             context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.claimsText(result))
         case .logout(let options):
-            let request = AgentRequest(.logout, profile: context.profile, arguments: ["endSession": .bool(options.endSession)])
+            let request = AgentRequest(.logout(endSession: options.endSession), profile: context.profile)
             // An agent holding the session must drop it; none is started just to sign out.
             let result = try await call(request, context, startAgent: false)
             let shown = EndSessionPage.shown(result)
@@ -84,6 +84,17 @@ public enum CommandRunner {
     static func call(_ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true)
         async throws(CommandFailure) -> JSONValue
     {
+        switch try await ask(request, context, startAgent: startAgent) {
+        case .success(let value): return value
+        case .failure(let error): throw .versola(error)
+        case .printed: throw .versola(AgentClient.lostAnswer)  // never the answer to a request without `print`
+        }
+    }
+
+    /// The agent's answer to `request` (see ``call(_:_:startAgent:)``), a failure included.
+    static func ask(_ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true)
+        async throws(CommandFailure) -> AgentReply
+    {
         var request = request
         if request.directories == nil {
             // A home the engine cannot use (not UTF-8) is an error here, never the agent's own home.
@@ -98,10 +109,7 @@ public enum CommandRunner {
             let asks: Set<AgentOperation> = [.token, .idToken, .userInfo, .request]
             reply = await context.inProcessHost(askingPassphrase: asks.contains(request.operation)).handle(request)
         }
-        switch reply {
-        case .success(let value): return value
-        case .failure(let error): throw .versola(error)
-        }
+        return reply
     }
 
     /// Tells a running agent to forget `profile`'s session (after a login here); never starts one.
@@ -117,9 +125,9 @@ public enum CommandRunner {
     /// token lives only in memory, so only the agent can keep it past this process).
     static func handAccessToken(_ token: AccessToken, idToken: String?, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
-        var arguments: JSONObject = ["accessToken": .string(token.value), "idToken": idToken.map { .string($0) } ?? .null]
-        if let expiresAt = token.expiresAt { arguments["expiresAt"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
-        let request = AgentRequest(.adopt, profile: context.profile, directories: try? context.directories(), arguments: arguments)
+        let arguments = AgentAdoptArguments(
+            accessToken: token.value, idToken: idToken, expiresAt: token.expiresAt.map { Int64($0.timeIntervalSince1970) })
+        let request = AgentRequest(.adopt(arguments), profile: context.profile, directories: try? context.directories())
         _ = client.send(request, start: true)
     }
 
@@ -128,8 +136,7 @@ public enum CommandRunner {
     static func handPassphrase(_ passphrase: Passphrase, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
         let request = AgentRequest(
-            .unlock, profile: context.profile, directories: try? context.directories(),
-            arguments: PassphraseArguments.encode(passphrase))
+            .unlock(PassphraseArguments.encode(passphrase)), profile: context.profile, directories: try? context.directories())
         _ = client.send(request, start: true)
     }
 
@@ -148,6 +155,9 @@ public enum CommandRunner {
                 return true
             case .failure(let error):
                 failure = error
+                return false
+            case .printed:
+                failure = AgentClient.lostAnswer
                 return false
             }
         }
@@ -194,7 +204,7 @@ public enum CommandRunner {
                         "nobody signed in for \(options.url); its metadata names the authorization server, so one line signs in: \(line)")))
         }
         let arguments = RequestCoding.encode(options, body: body)
-        let result = try await call(AgentRequest(.request, profile: context.profile, arguments: arguments), context)
+        let result = try await call(AgentRequest(.request(arguments), profile: context.profile), context)
         let status = result["status"]?.int64 ?? 0
         let responseBody = (try? Base64URL.decode(result["body"]?.string ?? "")) ?? []
         if context.invocation.global.json {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Versola
 import VersolaHTTP
 import VersolaJOSE
@@ -33,9 +34,9 @@ public actor SessionHost {
     }
 
     private var entries: [Location: Entry] = [:]
-    /// When each location was last asked for (a counter), to drop the least recently used.
-    private var lastUse: [Location: UInt64] = [:]
-    private var uses: UInt64 = 0
+    /// What a warm `token` reads without entering this actor (``answerWarm(_:)``), and when each
+    /// location was last asked for.
+    private nonisolated let index = Mutex(WarmIndex())
     /// How many locations keep a session (``AgentLimits/maximumSessions`` in the agent).
     private let capacity: Int
     private var forwarders: [Location: Task<Void, Never>] = [:]
@@ -69,14 +70,14 @@ public actor SessionHost {
     /// Answers one request.
     public func handle(_ request: AgentRequest) async -> AgentReply {
         do {
-            return .success(try await perform(request))
+            return try await perform(request)
         } catch {
             return .failure(error)
         }
     }
 
     /// The location a request speaks for.
-    public func location(of request: AgentRequest) throws(VersolaError) -> Location {
+    public nonisolated func location(of request: AgentRequest) throws(VersolaError) -> Location {
         if let directories = request.directories {
             // A caller's paths that are not UTF-8 reach here as U+FFFD: never one home for two.
             try XDGDirectories.requireIntact(directories.stateHome.path, name: "XDG_STATE_HOME")
@@ -86,65 +87,77 @@ public actor SessionHost {
         return Location(directories: try XDGDirectories.current(environment: environment), profile: request.profile)
     }
 
-    private func perform(_ request: AgentRequest) async throws(VersolaError) -> JSONValue {
-        switch request.operation {
+    /// The answer to a `token` request from the access token the location's session holds,
+    /// taken without entering this actor or the session's and without reading the profile file,
+    /// as long as that file (and its folders) did not change since the session was confirmed
+    /// for it; nil when the request must be answered by ``handle(_:)``.
+    public nonisolated func answerWarm(_ request: AgentRequest) -> AgentReply? {
+        guard case .token(let arguments) = request.call, !arguments.forceRefresh,
+            let location = try? location(of: request),
+            let generation = ProfileGeneration(location.directories, profile: location.profile),
+            let session = index.withLock({ $0.warmSession(at: location, generation: generation) }),
+            let token = session.servableAccessToken()
+        else { return nil }
+        return Self.tokenReply(AgentTokenResult(token), arguments, profile: location.profile)
+    }
+
+    /// The answer for a token: the result, or what `versola token` prints when asked to.
+    private static func tokenReply(_ result: AgentTokenResult, _ arguments: AgentTokenArguments, profile: String) -> AgentReply {
+        arguments.print.map { $0.reply(for: result, profile: profile) } ?? .success(result.json)
+    }
+
+    private func perform(_ request: AgentRequest) async throws(VersolaError) -> AgentReply {
+        switch request.call {
         case .ping, .stop:
-            return ["pid": .integer(Int64(getpid()))]
+            return .success(["pid": .integer(Int64(getpid()))])
         case .reload:
             let (session, _) = try await session(for: location(of: request))
             await session.reloadFromStore()
-            return ["reloaded": .string(request.profile)]
-        case .adopt:
+            return .success(["reloaded": .string(request.profile)])
+        case .adopt(let arguments):
             let (session, _) = try await session(for: location(of: request))
-            let arguments = request.arguments
-            let idToken = arguments["idToken"]?.string
-            guard let value = arguments["accessToken"]?.string else {
-                throw .configuration(.invalidConfiguration("malformed adopt request"))
-            }
-            let expiresAt = arguments["expiresAt"]?.int64.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-            let adopted = await session.adoptAccessToken(value, expiresAt: expiresAt, idToken: idToken)
-            return ["adopted": .bool(adopted)]
+            let expiresAt = arguments.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            let adopted = await session.adoptAccessToken(arguments.accessToken, expiresAt: expiresAt, idToken: arguments.idToken)
+            return .success(["adopted": .bool(adopted)])
         case .status, .watch:
             // A single answer to `watch` is the current status; streams go through ``watch(_:)``.
             let location = try location(of: request)
             let entry = try await entry(for: location)
             // A keyring can lock behind a session that has no reason to read the store: look.
             await KeySourceProbe.noticeLocking(entry.session, keySource: entry.storage.keySource, kind: entry.settings.keySource)
-            return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
-        case .unlock:
+            return .success(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
+        case .unlock(let arguments):
             let location = try location(of: request)
             let entry = try await entry(for: location)
             try await KeySourceProbe.unlock(
-                entry.session, storage: entry.storage, passphrase: PassphraseArguments.decode(request.arguments),
+                entry.session, storage: entry.storage, passphrase: PassphraseArguments.decode(arguments),
                 profile: location.profile)
-            return Self.status(of: entry.session, settings: entry.settings, profile: location.profile)
-        case .token:
-            let (session, _) = try await session(for: location(of: request))
-            let force = request.arguments["forceRefresh"]?.bool ?? false
-            let token = try await session.currentAccessToken(forceRefresh: force)
-            let expiry = token.expiresAt.map { Int64($0.timeIntervalSince1970) } ?? AccessTokenExpiry.expiry(of: token.value)
-            return [
-                "accessToken": .string(token.value), "tokenType": .string(token.tokenType == .dpop ? "DPoP" : "Bearer"),
-                "expiresAt": expiry.map { .integer($0) } ?? .null,
-            ]
-        case .idToken:
-            let (session, _) = try await session(for: location(of: request))
-            let token = try await session.currentIDToken(forceRefresh: request.arguments["forceRefresh"]?.bool ?? false)
-            return ["idToken": .string(token.value), "expiresAt": .integer(Int64(token.expiresAt.timeIntervalSince1970))]
+            return .success(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
+        case .token(let arguments):
+            let location = try location(of: request)
+            let (session, _) = try await session(for: location)
+            let token = try await session.currentAccessToken(forceRefresh: arguments.forceRefresh)
+            return Self.tokenReply(AgentTokenResult(token), arguments, profile: location.profile)
+        case .idToken(let arguments):
+            let location = try location(of: request)
+            let (session, _) = try await session(for: location)
+            let token = try await session.currentIDToken(forceRefresh: arguments.forceRefresh)
+            let result = AgentTokenResult(kind: .id, value: token.value, expiresAt: Int64(token.expiresAt.timeIntervalSince1970))
+            return Self.tokenReply(result, arguments, profile: location.profile)
         case .userInfo:
             let (session, _) = try await session(for: location(of: request))
             let info = try await session.userInfo()
-            return .object(info.claims)
-        case .request:
+            return .success(.object(info.claims))
+        case .request(let arguments):
             let (session, _) = try await session(for: location(of: request))
-            let httpRequest = try RequestCoding.decodeRequest(request.arguments)
+            let httpRequest = try RequestCoding.decodeRequest(arguments)
             let response = try await session.send(httpRequest)
-            return RequestCoding.encode(response)
-        case .logout:
+            return .success(RequestCoding.encode(response))
+        case .logout(let endSession):
             let (session, _) = try await session(for: location(of: request))
-            let ending = await session.logout(endSession: request.arguments["endSession"]?.bool ?? false)
+            let ending = await session.logout(endSession: endSession)
             let members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))] + EndSessionPage.members(for: ending)
-            return .object(JSONObject(members))
+            return .success(.object(JSONObject(members)))
         }
     }
 
@@ -159,13 +172,15 @@ public actor SessionHost {
     /// source again, so a keyring unlocked meanwhile (or a passphrase given) is noticed (S10).
     private func entry(for location: Location) async throws(VersolaError) -> Entry {
         let files = ProfileFiles(configHome: location.directories.configHome.path)
+        // Taken before the file is read: a change after it shows as another generation.
+        let generation = ProfileGeneration(location.directories, profile: location.profile)
         let settings = try files.require(location.profile)
-        uses += 1
-        lastUse[location] = uses
+        index.withLock { $0.touch(location) }
         if let entry = entries[location], entry.settings == settings {
             // Another request may be restoring it right now: share that session (T2).
             await entry.ready.value
             await KeySourceProbe.noticeUnlocking(entry.session, keySource: entry.storage.keySource)
+            confirm(entry, at: location, generation: generation)
             return entry
         }
         let storage = try ProfileStorage(
@@ -180,7 +195,15 @@ public actor SessionHost {
         dropLeastRecentlyUsed(keeping: location)
         install(session, for: location)
         await ready.value
+        confirm(entry, at: location, generation: generation)
         return entry
+    }
+
+    /// Lets the warm path serve `entry` while the profile stays at `generation`, unless it was
+    /// replaced or dropped meanwhile.
+    private func confirm(_ entry: Entry, at location: Location, generation: ProfileGeneration?) {
+        guard entries[location]?.session === entry.session else { return }
+        index.withLock { $0.warm[location] = generation.map { (entry.session, $0) } }
     }
 
     /// Keeps at most `capacity` sessions: the least recently used without a watcher goes,
@@ -190,9 +213,9 @@ public actor SessionHost {
     private func dropLeastRecentlyUsed(keeping kept: Location) {
         while entries.count > capacity {
             let idle = entries.keys.filter { $0 != kept && watchers[$0, default: [:]].isEmpty }
-            guard let oldest = idle.min(by: { lastUse[$0, default: 0] < lastUse[$1, default: 0] }) else { return }
+            guard let oldest = index.withLock({ $0.leastRecentlyUsed(of: idle) }) else { return }
             entries[oldest] = nil
-            lastUse[oldest] = nil
+            index.withLock { $0.forget(oldest) }
             forwarders[oldest]?.cancel()
             forwarders[oldest] = nil
             lastBroadcast[oldest] = nil

@@ -11,17 +11,12 @@ struct TokenCommand {
     let context: CommandContext
     let options: TokenOptions
 
-    /// The whole command.
+    /// The whole command: the agent (or a session of this process) renders what is printed.
     func run() async throws(CommandFailure) {
         try requireResourceProfile()
         let exec = try execInfo()
-        let result: JSONValue
-        do throws(CommandFailure) {
-            result = try await CommandRunner.call(request, context)
-        } catch .versola(.reauthenticate) where exec?.interactive == true {
-            result = try await signInThenAsk()
-        }
-        try print(result, exec: exec)
+        let reply = try await CommandRunner.ask(request(exec), context)
+        try await finish(reply, exec: exec)
     }
 
     /// A19: `--resource URL` names a resource nobody signed in for yet: say the line that does.
@@ -44,47 +39,48 @@ struct TokenCommand {
     /// The rest of a `versola token` the front began: `reply` is the agent's answer to the
     /// front's request, which is not sent again (R9).
     func finish(_ reply: AgentReply) async throws(CommandFailure) {
-        let exec = try execInfo()
+        try await finish(reply, exec: try execInfo())
+    }
+
+    /// Prints `reply`; a sign-in kubectl allows comes first when the profile needs one (once).
+    private func finish(_ reply: AgentReply, exec: KubernetesExecInfo?, signIn: Bool = true) async throws(CommandFailure) {
         switch reply {
+        case .printed(let printout):
+            context.console.out(String(decoding: printout.bytes, as: UTF8.self))
         case .success(let result):
-            try print(result, exec: exec)
-        case .failure(.reauthenticate) where exec?.interactive == true:
-            try print(try await signInThenAsk(), exec: exec)
+            // An agent that answered with the result rather than the printout: rendered here alike.
+            guard let token = AgentTokenResult(result, kind: options.token) else { throw .versola(AgentClient.lostAnswer) }
+            switch print(exec).reply(for: token, profile: context.profile) {
+            case .failure(let error): throw .versola(error)
+            case let printed: try await finish(printed, exec: exec, signIn: false)
+            }
+        case .failure(.reauthenticate) where signIn && exec?.interactive == true:
+            var login = context
+            login.console = StandardErrorOnly(context.console)
+            try await LoginCommand(context: login, options: LoginOptions()).run()
+            try await finish(try await CommandRunner.ask(request(exec), context), exec: exec, signIn: false)
         case .failure(let error):
             throw .versola(error)
         }
     }
 
-    /// The agent request for the token asked for.
-    var request: AgentRequest {
-        AgentRequest(options.token.operation, profile: context.profile, arguments: ["forceRefresh": .bool(options.forceRefresh)])
+    /// The agent request for the token asked for, printed as the command line says.
+    private func request(_ exec: KubernetesExecInfo?) -> AgentRequest {
+        let arguments = AgentTokenArguments(forceRefresh: options.forceRefresh, print: print(exec))
+        return AgentRequest(options.token == .id ? .idToken(arguments) : .token(arguments), profile: context.profile)
     }
 
-    private var format: TokenFormat { options.effectiveFormat(json: context.invocation.global.json) }
+    /// How the answer is printed.
+    private func print(_ exec: KubernetesExecInfo?) -> AgentTokenPrint {
+        AgentTokenPrint(format: options.effectiveFormat(json: context.invocation.global.json), apiVersion: exec?.apiVersion ?? .v1)
+    }
 
     /// What kubectl said, for `--format k8s` only.
     private func execInfo() throws(CommandFailure) -> KubernetesExecInfo? {
-        guard format == .k8s else { return nil }
+        guard options.effectiveFormat(json: context.invocation.global.json) == .k8s else { return nil }
         do throws(VersolaError) { return try KubernetesExecInfo(environment: context.environment) } catch {
             throw .versola(error)
         }
-    }
-
-    private func print(_ result: JSONValue, exec: KubernetesExecInfo?) throws(CommandFailure) {
-        if exec != nil, options.token == .access, result["tokenType"]?.string == "DPoP" {
-            throw .versola(BearerOnlyTool.kubectl.dpopRefused(profile: context.profile))
-        }
-        context.console.out(
-            TokenOutput.render(result, format: format, kind: options.token, apiVersion: exec?.apiVersion ?? .v1))
-    }
-
-    /// `versola login` for the profile with its saved settings, everything it prints on
-    /// standard error; then the token, asked for anew.
-    private func signInThenAsk() async throws(CommandFailure) -> JSONValue {
-        var login = context
-        login.console = StandardErrorOnly(context.console)
-        try await LoginCommand(context: login, options: LoginOptions()).run()
-        return try await CommandRunner.call(request, context)
     }
 }
 

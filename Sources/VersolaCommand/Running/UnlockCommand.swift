@@ -47,7 +47,7 @@ struct UnlockCommand {
         } catch {
             throw .versola(error)
         }
-        let status = try await CommandRunner.call(AgentRequest(.unlock, profile: profile, arguments: arguments), context)
+        let status = try await CommandRunner.call(AgentRequest(.unlock(arguments), profile: profile), context)
         context.console.out(
             context.invocation.global.json
                 ? status.serialized() + "\n"
