@@ -92,9 +92,8 @@ final class KubeAPIStandIn: Sendable {
             parser.append(buffer[0..<count])
             while let event = parser.next() {
                 guard case .request(let request) = event else { return }
-                let response = AgentServer.waitFor { await answer(request, check: check, tally: tally) }
-                let bytes = (response ?? .text("stopped", status: 500))
-                    .serialized(date: "Thu, 01 Jan 2026 00:00:00 GMT", close: !request.keepAlive, includeBody: true)
+                let response = SyncBridge.wait { await answer(request, check: check, tally: tally) }
+                let bytes = response.serialized(date: "Thu, 01 Jan 2026 00:00:00 GMT", close: !request.keepAlive, includeBody: true)
                 let written = bytes.withUnsafeBytes { versola_test_tls_write(tls, $0.baseAddress, $0.count) }
                 if written != 0 || !request.keepAlive { return }
             }

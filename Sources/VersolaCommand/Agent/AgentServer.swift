@@ -258,8 +258,8 @@ public final class AgentServer: Sendable {
             _ = watching(connection) { streamStates(of: request, to: connection) }
         default:
             // A warm token is answered on this thread; the rest waits for the host's task.
-            let reply = host.answerWarm(request) ?? Self.waitFor { [host] in await host.handle(request) }
-            UnixSocket.write((reply ?? .failure(.recoverable(.systemCancelled))).line, to: connection)
+            let reply = host.answerWarm(request) ?? SyncBridge.wait { [host] in await host.handle(request) }
+            UnixSocket.write(reply.line, to: connection)
         }
     }
 
@@ -284,31 +284,6 @@ public final class AgentServer: Sendable {
         var byte: UInt8 = 0
         while recv(connection, &byte, 1, 0) > 0 {}
         streaming.cancel()
-    }
-
-    /// Runs `work` on the cooperative pool and blocks this (non-pool) thread until it ends.
-    static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
-        let rendezvous = Rendezvous<T>()
-        Task {
-            rendezvous.deliver(await work())
-        }
-        return rendezvous.wait()
-    }
-}
-
-/// Hands one value from a task to a thread that blocks for it.
-final class Rendezvous<T: Sendable>: Sendable {
-    private let value = Mutex<T?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    func deliver(_ result: T) {
-        value.withLock { $0 = result }
-        done.signal()
-    }
-
-    func wait() -> T? {
-        done.wait()
-        return value.withLock { $0 }
     }
 }
 

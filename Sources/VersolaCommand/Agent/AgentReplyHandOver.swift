@@ -52,7 +52,7 @@ public enum AgentReplyHandOver {
             return ExitStatus(error).rawValue
         }
         let context = CommandContext(invocation: invocation, environment: environment, console: console, executable: executable)
-        let status = AgentServer.waitFor { () async -> ExitStatus in
+        let status = SyncBridge.wait { () async -> ExitStatus in
             do throws(CommandFailure) {
                 try await TokenCommand(context: context, options: options).finish(reply)
                 return .success
@@ -61,7 +61,7 @@ public enum AgentReplyHandOver {
                 return error.exitStatus
             }
         }
-        return (status ?? .recoverable).rawValue
+        return status.rawValue
     }
 
     /// Reads the handed-over answer from `descriptor` (and closes it); empty when unreadable.
