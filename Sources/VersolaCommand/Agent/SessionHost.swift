@@ -193,8 +193,10 @@ public actor SessionHost {
         let entry = Entry(session: session, settings: settings, storage: storage, ready: ready)
         entries[location] = entry
         dropLeastRecentlyUsed(keeping: location)
-        install(session, for: location)
         await ready.value
+        // Followed from its restored state on: a stream taken before the restore would deliver
+        // the state before it after a watcher had been given the restored one.
+        if entries[location]?.session === session { install(session, for: location) }
         confirm(entry, at: location, generation: generation)
         return entry
     }
@@ -248,12 +250,12 @@ public actor SessionHost {
     /// (S3, S11). The first value is the current state.
     public func watch(_ request: AgentRequest) async throws(VersolaError) -> AsyncStream<SessionState> {
         let location = try location(of: request)
-        let (session, _) = try await session(for: location)
+        _ = try await session(for: location)
         let identifier = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(16))
-        let current = lastBroadcast[location] ?? session.state
-        lastBroadcast[location] = current
-        continuation.yield(current)
+        // Only the forwarder reads the session's states, so a watcher sees them in their order:
+        // the last one it broadcast now, or (before its first) the one it broadcasts next.
+        if let current = lastBroadcast[location] { continuation.yield(current) }
         watchers[location, default: [:]][identifier] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { await self?.stopWatching(identifier, location: location) }
