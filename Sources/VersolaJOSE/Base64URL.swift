@@ -57,6 +57,13 @@ public enum Base64URL {
         }
     }
 
+    /// Writes the encoding of bytes held elsewhere into `output`, which holds at least
+    /// `encodedLength(input.count)` bytes, and returns the number written (a DPoP proof is
+    /// written this way straight into its string).
+    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in encode(input, into: output, table: table) }
+    }
+
     /// The loop of ``encode(_:into:)`` over raw buffers: this runs for every signature and proof,
     /// so no index is checked twice (the lengths are checked once, by the caller's arithmetic).
     private static func encode(
