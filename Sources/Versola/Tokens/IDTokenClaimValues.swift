@@ -83,16 +83,20 @@ struct IDTokenClaimValues {
     /// Whether the claim is a string whose UTF-8 is exactly `expected`'s, read in place when the
     /// string has no escape (nil when the claim is absent).
     func isString(_ claim: Claim, equalTo expected: String) -> Bool? {
+        var expected = expected
+        return expected.withUTF8 { isString(claim, equalTo: $0) }
+    }
+
+    /// Whether the claim is a string whose UTF-8 is exactly `expected` (nil when it is absent).
+    func isString(_ claim: Claim, equalTo expected: UnsafeBufferPointer<UInt8>) -> Bool? {
         let start = Int(starts[claim.rawValue])
         guard start >= 0 else { return nil }
         let end = Int(ends[claim.rawValue])
         let raw = UnsafeBufferPointer(rebasing: payload[start..<end])
         guard raw.count >= 2, raw.first == UInt8(ascii: "\""), !raw.contains(UInt8(ascii: "\\")) else {
-            return self[claim]?.string.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+            return self[claim]?.string.map { $0.utf8.elementsEqual(expected) } ?? false
         }
-        let inner = UnsafeBufferPointer(rebasing: raw[1..<(raw.count - 1)])
-        var expected = expected
-        return expected.withUTF8 { inner.elementsEqual($0) }
+        return UnsafeBufferPointer(rebasing: raw[1..<(raw.count - 1)]).elementsEqual(expected)
     }
 
     /// Which of the claims above `name` is, if any.

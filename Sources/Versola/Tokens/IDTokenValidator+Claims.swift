@@ -8,7 +8,13 @@ extension IDTokenValidator {
     /// `nonce`, `at_hash`) is compared as bytes and never copied; a value is only built to
     /// return it or to say what was wrong.
     struct ClaimCheck {
-        let validator: IDTokenValidator
+        /// The configured issuer and client ID (not the whole validator: copying its
+        /// configuration retained every string of it, on every token).
+        let issuer: String
+        let clientID: String
+        /// The injected clock's time and the tolerance, in seconds.
+        let now: Double
+        let tolerance: Double
         let values: IDTokenClaimValues
         let algorithm: SignatureAlgorithm
 
@@ -54,7 +60,7 @@ extension IDTokenValidator {
 
         /// iss: exactly the configured issuer.
         private func checkedIssuer() throws(VersolaError) -> String {
-            let expected = validator.configuration.issuer
+            let expected = issuer
             if values.isString(.issuer, equalTo: expected) == true { return expected }
             guard let issuerValue = values[.issuer] else { throw rejected(.claimMissing, "iss is missing") }
             guard let issuer = issuerValue.string else { throw rejected(.claimMalformed, "iss is not a string") }
@@ -63,7 +69,6 @@ extension IDTokenValidator {
 
         /// aud: contains the client ID; azp required with several audiences, the client ID when present.
         private func checkedAudiences() throws(VersolaError) -> [String] {
-            let clientID = validator.configuration.clientID
             let audiences =
                 values.isString(.audience, equalTo: clientID) == true
                 ? [clientID] : try IDTokenValidator.audiences(values[.audience])
@@ -84,8 +89,6 @@ extension IDTokenValidator {
 
         /// exp, iat (required) and nbf, with the configured tolerance, on the injected clock.
         private func checkedTimes() throws(VersolaError) -> (expiration: Double, issuedAt: Double) {
-            let now = validator.clock.wallClockNow.timeIntervalSince1970
-            let tolerance = validator.toleranceSeconds
             guard let expiration = try IDTokenValidator.seconds("exp", values[.expiration]) else {
                 throw rejected(.claimMissing, "exp is missing")
             }
@@ -112,8 +115,10 @@ extension IDTokenValidator {
         /// at_hash: when present, the left half of the access token's hash.
         private func checkAccessTokenHash(_ accessToken: String) throws(VersolaError) {
             guard values.contains(.accessTokenHash) else { return }
-            let expected = IDTokenValidator.accessTokenHash(accessToken, algorithm: algorithm)
-            switch values.isString(.accessTokenHash, equalTo: expected) {
+            let equal = IDTokenValidator.withAccessTokenHash(accessToken, algorithm: algorithm) {
+                values.isString(.accessTokenHash, equalTo: $0)
+            }
+            switch equal {
             case true?, nil:
                 return
             case false?:

@@ -33,8 +33,8 @@ public struct IDTokenValidator: Sendable {
     public let allowedAlgorithms: Set<SignatureAlgorithm>
     /// The provider's keys.
     public let keys: JWKSCache
-    let clock: any VersolaClock
-    let toleranceSeconds: Double
+    private let clock: any VersolaClock
+    private let toleranceSeconds: Double
 
     /// Creates a validator.
     /// - Parameters:
@@ -178,7 +178,10 @@ public struct IDTokenValidator: Sendable {
                             throw Self.rejected(.malformed, "the payload is not a JSON object")
                         }
                         let values = IDTokenClaimValues(members, in: payload)
-                        let claims = ClaimCheck(validator: self, values: values, algorithm: jws.algorithm)
+                        let claims = ClaimCheck(
+                            issuer: configuration.issuer, clientID: configuration.clientID,
+                            now: clock.wallClockNow.timeIntervalSince1970, tolerance: toleranceSeconds, values: values,
+                            algorithm: jws.algorithm)
                         return try claims.run(nonce: nonce, accessToken: accessToken, previous: previous, rawToken: rawToken)
                     }
                 }
@@ -234,6 +237,14 @@ public struct IDTokenValidator: Sendable {
     /// The `at_hash` of an access token: the left half of its hash with the SHA-2 of the
     /// token's algorithm (SHA-512 for EdDSA with Ed25519), base64url without padding.
     public static func accessTokenHash(_ accessToken: String, algorithm: SignatureAlgorithm) -> String {
+        withAccessTokenHash(accessToken, algorithm: algorithm) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Runs `body` with the `at_hash` of an access token as ASCII bytes in scratch space (the
+    /// check compares them with the claim where it lies, making no string).
+    static func withAccessTokenHash<R>(
+        _ accessToken: String, algorithm: SignatureAlgorithm, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
         // Hashed where the string keeps its UTF-8 (a native string's is contiguous): no copy.
         let bytes = accessToken.utf8
         let digest: [UInt8] =
@@ -242,7 +253,13 @@ public struct IDTokenValidator: Sendable {
             case .rs384, .ps384, .es384: SHA384.hash(bytes)
             case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
             }
-        return Base64URL.encode(Array(digest[..<(digest.count / 2)]))
+        return digest.withUnsafeBufferPointer { digest in
+            let half = UnsafeBufferPointer(rebasing: digest[..<(digest.count / 2)])
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
+                let written = Base64URL.encode(half, into: text)
+                return body(UnsafeBufferPointer(rebasing: text[..<written]))
+            }
+        }
     }
 
     // MARK: Reasons
