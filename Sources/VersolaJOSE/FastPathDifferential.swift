@@ -55,7 +55,13 @@ package enum FastPathDifferential {
         let strict = Result { () throws(JWSError) in try JWS(compact: input, understoodCriticalParameters: understood) }
         let inPlace = input.withUnsafeBufferPointer { bytes in
             Result { () throws(JWSError) -> (JWS.Layout, [UInt8], [UInt8], [UInt8]) in
-                let layout = try JWS.layout(of: bytes, understoodCriticalParameters: understood)
+                let checked = try JWS.layout(of: bytes, understoodCriticalParameters: understood)
+                // The header as a validator keeps it, reused: the same result as checking it again.
+                let layout = try JWS.layout(
+                    of: bytes, understoodCriticalParameters: understood, reusing: checked.checkedHeader(in: bytes))
+                guard layout.header == checked.header, layout.algorithm == checked.algorithm else {
+                    throw .invalidHeaderParameter("a reused header differs")
+                }
                 var parts: ([UInt8], [UInt8], [UInt8]) = ([], [], [])
                 try JWS.withParts(of: bytes, layout) { payload, signature, signingInput in
                     parts = (Array(payload), Array(signature), Array(signingInput))

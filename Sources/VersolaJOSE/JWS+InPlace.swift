@@ -1,3 +1,4 @@
+import Glibc
 import VersolaCrypto
 
 extension JWS {
@@ -12,6 +13,8 @@ extension JWS {
         package let algorithm: SignatureAlgorithm
         /// The offsets of the two dots.
         let dots: (first: Int, second: Int)
+        /// Whether the header is a ``CheckedHeader`` reused, not checked again.
+        package let reusedHeader: Bool
 
         /// The header's `kid`, when it is a string.
         package var keyID: String? { header["kid"]?.string }
@@ -21,19 +24,42 @@ extension JWS {
         func signatureRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> { (dots.second + 1)..<bytes.count }
         /// `header.payload`, as the signature covers it.
         var signingInputRange: Range<Int> { 0..<dots.second }
+
+        /// The header as checked, to reuse for the next token of `bytes`'s issuer.
+        package func checkedHeader(in bytes: UnsafeBufferPointer<UInt8>) -> CheckedHeader {
+            CheckedHeader(text: Array(bytes[0..<dots.first]), header: header, algorithm: algorithm)
+        }
+    }
+
+    /// A protected header already checked, kept with its base64url text: the tokens of one
+    /// provider's key carry the same header, so a validator checks it once.
+    package struct CheckedHeader: Sendable {
+        /// The header's base64url text.
+        package let text: [UInt8]
+        /// The header and its algorithm, as ``layout(of:understoodCriticalParameters:reusing:)`` found them.
+        package let header: JSONObject
+        package let algorithm: SignatureAlgorithm
     }
 
     /// Checks the structure and protected header of a compact JWS, as
     /// ``init(compact:understoodCriticalParameters:)`` does before it decodes the rest.
+    /// - Parameter reusing: a header checked before with the same `understoodCriticalParameters`;
+    ///   a token whose header text is the same byte for byte gets its result, unchecked again.
     /// - Throws: `JWSError` for a malformed token or header.
     package static func layout(
-        of bytes: UnsafeBufferPointer<UInt8>, understoodCriticalParameters: Set<String> = []
+        of bytes: UnsafeBufferPointer<UInt8>, understoodCriticalParameters: Set<String> = [],
+        reusing checked: CheckedHeader? = nil
     ) throws(JWSError) -> Layout {
         guard let firstDot = indexOfDot(in: bytes, from: 0),
             let secondDot = indexOfDot(in: bytes, from: firstDot + 1),
             indexOfDot(in: bytes, from: secondDot + 1) == nil
         else {
             throw .wrongNumberOfParts(bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
+        }
+        if let checked, firstDot > 0, checked.text.count == firstDot, let start = bytes.baseAddress,
+            checked.text.withUnsafeBytes({ memcmp($0.baseAddress!, start, firstDot) == 0 })
+        {
+            return Layout(header: checked.header, algorithm: checked.algorithm, dots: (firstDot, secondDot), reusedHeader: true)
         }
         let headerValue = try parseHeader(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<firstDot])))
         guard case .object(let header) = headerValue else { throw .headerNotAnObject }
@@ -48,7 +74,7 @@ extension JWS {
             if let value = header[name], value.string == nil { throw .invalidHeaderParameter(name) }
         }
         try checkCritical(header, understood: understoodCriticalParameters)
-        return Layout(header: header, algorithm: algorithm, dots: (firstDot, secondDot))
+        return Layout(header: header, algorithm: algorithm, dots: (firstDot, secondDot), reusedHeader: false)
     }
 
     /// The decoded payload and signature and the signing input of the token `bytes` (laid out

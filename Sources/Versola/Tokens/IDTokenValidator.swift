@@ -1,3 +1,4 @@
+import Synchronization
 import VersolaHTTP
 import Foundation
 import VersolaCrypto
@@ -35,6 +36,8 @@ public struct IDTokenValidator: Sendable {
     public let keys: JWKSCache
     private let clock: any VersolaClock
     private let toleranceSeconds: Double
+    /// The last header that passed its checks: a provider signs every token with the same one.
+    private let lastHeader = CheckedHeaderCache()
 
     /// Creates a validator.
     /// - Parameters:
@@ -114,7 +117,14 @@ public struct IDTokenValidator: Sendable {
     /// later, into scratch space, by ``check(_:rawToken:selection:nonce:accessToken:previous:)``.
     private func layout(of idToken: String) throws(VersolaError) -> JWS.Layout {
         var token = idToken
-        let read = token.withUTF8 { bytes in Result { () throws(JWSError) in try JWS.layout(of: bytes) } }
+        let cached = lastHeader.value
+        let read = token.withUTF8 { bytes in
+            Result { () throws(JWSError) in
+                let layout = try JWS.layout(of: bytes, reusing: cached)
+                if !layout.reusedHeader { lastHeader.value = layout.checkedHeader(in: bytes) }
+                return layout
+            }
+        }
         let jws: JWS.Layout
         do {
             jws = try read.get()
@@ -299,5 +309,15 @@ public struct IDTokenValidator: Sendable {
     static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
         guard interval.isFinite else { return 0 }
         return Int64(max(min(interval.rounded(), 1e15), -1e15))
+    }
+}
+
+/// One checked JWS header, shared by the copies of an ``IDTokenValidator``.
+final class CheckedHeaderCache: Sendable {
+    private let entry = Mutex<JWS.CheckedHeader?>(nil)
+
+    var value: JWS.CheckedHeader? {
+        get { entry.withLock { $0 } }
+        set { entry.withLock { $0 = newValue } }
     }
 }
