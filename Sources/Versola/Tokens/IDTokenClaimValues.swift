@@ -1,3 +1,4 @@
+import Glibc
 import VersolaJOSE
 
 /// The claims of an ID token that validation and ``IDTokenClaims`` read, found in one pass over
@@ -96,22 +97,26 @@ struct IDTokenClaimValues {
         guard raw.count >= 2, raw.first == UInt8(ascii: "\""), !raw.contains(UInt8(ascii: "\\")) else {
             return self[claim]?.string.map { $0.utf8.elementsEqual(expected) } ?? false
         }
-        return UnsafeBufferPointer(rebasing: raw[1..<(raw.count - 1)]).elementsEqual(expected)
+        guard raw.count - 2 == expected.count else { return false }
+        guard let inner = raw.baseAddress, let other = expected.baseAddress else { return true }
+        return memcmp(inner + 1, other, expected.count) == 0
     }
 
     /// Which of the claims above `name` is, if any.
     private static func claim(named name: UnsafeBufferPointer<UInt8>) -> Claim? {
         switch name.count {
         case 3:
+            // The names' bytes as literals (0x69 0x73 0x73 is "iss"): computed from strings,
+            // each case cost a call per member.
             switch packed(name) {
-            case packed("iss"): .issuer
-            case packed("sub"): .subject
-            case packed("aud"): .audience
-            case packed("azp"): .authorizedParty
-            case packed("exp"): .expiration
-            case packed("iat"): .issuedAt
-            case packed("nbf"): .notBefore
-            case packed("acr"): .authenticationContextClass
+            case 0x69_7373: .issuer
+            case 0x73_7562: .subject
+            case 0x61_7564: .audience
+            case 0x61_7A70: .authorizedParty
+            case 0x65_7870: .expiration
+            case 0x69_6174: .issuedAt
+            case 0x6E_6266: .notBefore
+            case 0x61_6372: .authenticationContextClass
             default: nil
             }
         case 4 where same(name, "name"): .name
@@ -127,10 +132,6 @@ struct IDTokenClaimValues {
     /// A name of three bytes as one integer, so that one comparison tells it apart.
     private static func packed(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
         UInt32(name[0]) << 16 | UInt32(name[1]) << 8 | UInt32(name[2])
-    }
-
-    private static func packed(_ name: StaticString) -> UInt32 {
-        name.withUTF8Buffer { packed($0) }
     }
 
     private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {

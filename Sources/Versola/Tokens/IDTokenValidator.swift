@@ -259,7 +259,7 @@ public struct IDTokenValidator: Sendable {
         let bytes = accessToken.utf8
         let digest: [UInt8] =
             switch algorithm {
-            case .rs256, .ps256, .es256: SHA256.hash(bytes)
+            case .rs256, .ps256, .es256: SHA256.hash(utf8: accessToken)
             case .rs384, .ps384, .es384: SHA384.hash(bytes)
             case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
             }
