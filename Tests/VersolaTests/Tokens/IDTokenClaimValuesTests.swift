@@ -15,27 +15,27 @@ struct IDTokenClaimValuesTests {
             "at_hash": "h", "name": "Jane", "email": "j@x", "preferred_username": "jane", "acr": "1", "auth_time": 3,
         ]
         try withValues(object) { values in
-        let expected: [(IDTokenClaimValues.Claim, JSONValue)] = [
-            (.issuer, "https://idp"), (.subject, "s"), (.audience, ["a", "b"]), (.authorizedParty, "a"),
-            (.expiration, 2), (.issuedAt, 1), (.notBefore, 0), (.nonce, "n-1"), (.accessTokenHash, "h"),
-            (.name, "Jane"), (.email, "j@x"), (.preferredUsername, "jane"), (.authenticationContextClass, "1"),
-            (.authenticationTime, 3),
-        ]
-        for (claim, value) in expected {
-            #expect(values[claim] == value, "\(claim)")
-        }
+            let expected: [(IDTokenClaimValues.Claim, JSONValue)] = [
+                (.issuer, "https://idp"), (.subject, "s"), (.audience, ["a", "b"]), (.authorizedParty, "a"),
+                (.expiration, 2), (.issuedAt, 1), (.notBefore, 0), (.nonce, "n-1"), (.accessTokenHash, "h"),
+                (.name, "Jane"), (.email, "j@x"), (.preferredUsername, "jane"), (.authenticationContextClass, "1"),
+                (.authenticationTime, 3),
+            ]
+            for (claim, value) in expected {
+                #expect(values[claim] == value, "\(claim)")
+            }
         }
     }
 
     @Test("A7: an absent claim is nil and a claim that is null is null: they are never confused")
     func absentIsNotNull() throws {
         try withValues(["iss": "https://idp", "azp": nil, "nbf": .null]) { values in
-        #expect(values[.issuer] == "https://idp")
-        #expect(values[.authorizedParty] == JSONValue.null)
-        #expect(values[.notBefore] == JSONValue.null)
-        for claim in [IDTokenClaimValues.Claim.subject, .audience, .expiration, .issuedAt, .nonce, .accessTokenHash, .name] {
-            #expect(values[claim] == nil, "\(claim)")
-        }
+            #expect(values[.issuer] == "https://idp")
+            #expect(values[.authorizedParty] == JSONValue.null)
+            #expect(values[.notBefore] == JSONValue.null)
+            for claim in [IDTokenClaimValues.Claim.subject, .audience, .expiration, .issuedAt, .nonce, .accessTokenHash, .name] {
+                #expect(values[claim] == nil, "\(claim)")
+            }
         }
     }
 
