@@ -131,6 +131,7 @@ if fuzzing {
     // One libFuzzer executable per area of outside input; each reads Fuzz/<name>/.
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("fuzz-jose", ["VersolaJOSE"]),
+        ("fuzz-jose-differential", ["VersolaJOSE"]),
         ("fuzz-http-server", ["VersolaHTTP"]),
         ("fuzz-provider-responses", ["Versola", "VersolaHTTP", "VersolaTesting"]),
         ("fuzz-headers-redirect", ["Versola", "VersolaHTTP"]),

@@ -43,7 +43,7 @@ figure() { echo "$out"$'\n'"$pyjwt" | awk -v name="$1:" '$1 == name {print $2; e
 # The ratios the targets use are versola-bench's own: each figure alternates with its OpenSSL
 # loop in 20 ms slices (see OpenSSLPeer.swift), so a machine whose speed drifts during the run
 # moves both alike. `openssl speed`, run once above, checks that those loops run at its rate.
-echo "== ratios (targets from the issue tracker: DPoP proof >= 0.90, ID token >= 0.85 of OpenSSL)"
+echo "== ratios, each the median of alternated rounds in one run (targets from the issue tracker: DPoP proof >= 0.92, ID token >= 0.85 of OpenSSL)"
 echo "$out" | grep -E '^ratio[ _]' || true
 agree() {
   local value base

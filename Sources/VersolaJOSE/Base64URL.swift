@@ -57,6 +57,13 @@ public enum Base64URL {
         }
     }
 
+    /// Writes the encoding of bytes held elsewhere into `output`, which holds at least
+    /// `encodedLength(input.count)` bytes, and returns the number written (a DPoP proof is
+    /// written this way straight into its string).
+    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in encode(input, into: output, table: table) }
+    }
+
     /// The loop of ``encode(_:into:)`` over raw buffers: this runs for every signature and proof,
     /// so no index is checked twice (the lengths are checked once, by the caller's arithmetic).
     private static func encode(
@@ -113,65 +120,84 @@ public enum Base64URL {
 
     /// Decodes strict base64url from a buffer of ASCII bytes.
     static func decode(_ input: UnsafeRawBufferPointer) throws(Base64URLError) -> [UInt8] {
+        let outputCount = try decodedLength(input)
+        var failure: Base64URLError?
+        let result = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+            do throws(Base64URLError) { initialized = try decode(input, into: output) } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// The number of bytes `input` decodes to.
+    /// - Throws: `Base64URLError` when no strict base64url text has its length.
+    package static func decodedLength(_ input: UnsafeRawBufferPointer) throws(Base64URLError) -> Int {
         let count = input.count
         if count % 4 == 1 {
             // A bad character is the more useful report, so look for one first.
             if let failure = firstInvalidCharacter(input) { throw failure }
             throw .impossibleLength(count)
         }
-        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
-        var failure: Base64URLError?
-        let result = values.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
-                var read = 0
-                var written = 0
-                // Whole groups of four characters: three bytes each. A value of 0xFF (outside
-                // the alphabet) has its high bit set, so one test covers all four.
-                while count - read >= 4 {
-                    let a = table[Int(input[read])]
-                    let b = table[Int(input[read + 1])]
-                    let c = table[Int(input[read + 2])]
-                    let d = table[Int(input[read + 3])]
-                    if (a | b | c | d) & 0x80 != 0 { break }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    output[written + 2] = UInt8(truncatingIfNeeded: group)
-                    written += 3
-                    read += 4
-                }
-                // The tail (two or three characters), or the group holding a bad character.
-                var accumulator: UInt32 = 0
-                var pending = 0
-                while read < count {
-                    let value = table[Int(input[read])]
-                    if value == 0xFF {
-                        failure = input[read] == UInt8(ascii: "=")
-                            ? .paddingNotAllowed : .invalidCharacter(offset: read)
-                        initialized = 0
-                        return
-                    }
-                    accumulator = accumulator << 6 | UInt32(value)
-                    pending += 1
-                    read += 1
-                }
-                if pending == 2 {
-                    // 12 bits: 8 of data and 4 that an encoder leaves at zero.
-                    if accumulator & 0xF != 0 { failure = .nonCanonicalTrailingBits }
-                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
-                    written += 1
-                } else if pending == 3 {
-                    // 18 bits: 16 of data and 2 that an encoder leaves at zero.
-                    if accumulator & 0x3 != 0 { failure = .nonCanonicalTrailingBits }
-                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
-                    output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-                    written += 2
-                }
-                initialized = written
+        return count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+    }
+
+    /// Decodes strict base64url from ASCII bytes into `output`, which holds at least
+    /// ``decodedLength(_:)`` bytes (no array is made: a token's parts decode into scratch space).
+    /// - Returns: the number of bytes written.
+    /// - Throws: `Base64URLError` naming the first problem found.
+    package static func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>
+    ) throws(Base64URLError) -> Int {
+        let count = input.count
+        let length = try decodedLength(input)
+        precondition(output.count >= length, "base64url output too small")
+        return try values.withUnsafeBufferPointer { table throws(Base64URLError) -> Int in
+            var read = 0
+            var written = 0
+            // Whole groups of four characters: three bytes each. A value of 0xFF (outside
+            // the alphabet) has its high bit set, so one test covers all four.
+            while count - read >= 4 {
+                let a = table[Int(input[read])]
+                let b = table[Int(input[read + 1])]
+                let c = table[Int(input[read + 2])]
+                let d = table[Int(input[read + 3])]
+                if (a | b | c | d) & 0x80 != 0 { break }
+                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: group)
+                written += 3
+                read += 4
             }
+            // The tail (two or three characters), or the group holding a bad character.
+            var accumulator: UInt32 = 0
+            var pending = 0
+            while read < count {
+                let value = table[Int(input[read])]
+                if value == 0xFF {
+                    throw input[read] == UInt8(ascii: "=") ? .paddingNotAllowed : .invalidCharacter(offset: read)
+                }
+                accumulator = accumulator << 6 | UInt32(value)
+                pending += 1
+                read += 1
+            }
+            if pending == 2 {
+                // 12 bits: 8 of data and 4 that an encoder leaves at zero.
+                if accumulator & 0xF != 0 { throw .nonCanonicalTrailingBits }
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                written += 1
+            } else if pending == 3 {
+                // 18 bits: 16 of data and 2 that an encoder leaves at zero.
+                if accumulator & 0x3 != 0 { throw .nonCanonicalTrailingBits }
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                written += 2
+            }
+            return written
         }
-        if let failure { throw failure }
-        return result
     }
 
     private static func firstInvalidCharacter(_ input: UnsafeRawBufferPointer) -> Base64URLError? {

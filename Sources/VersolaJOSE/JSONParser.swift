@@ -1,10 +1,12 @@
-/// A strict recursive-descent JSON parser over UTF-8 bytes (RFC 8259, no extensions).
+/// A strict recursive-descent JSON parser over UTF-8 bytes (RFC 8259, no extensions). Its
+/// helpers are internal so that the skimming mode (`JSONParser+Skim.swift`), which checks the
+/// same grammar without building values, uses the very same string, number and literal rules.
 struct JSONParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
-    private var depth = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Parses exactly one JSON value surrounded by optional whitespace.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
@@ -18,11 +20,11 @@ struct JSONParser {
 
     // MARK: Helpers
 
-    private func failure(_ reason: JSONError.Reason) -> JSONError { JSONError(reason, at: position) }
+    func failure(_ reason: JSONError.Reason) -> JSONError { JSONError(reason, at: position) }
 
-    private var atEnd: Bool { position >= bytes.count }
+    var atEnd: Bool { position >= bytes.count }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -31,7 +33,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString, _ value: JSONValue) throws(JSONError) -> JSONValue {
+    mutating func expectLiteral(_ literal: StaticString, _ value: JSONValue) throws(JSONError) -> JSONValue {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - position >= count else {
             // Either a prefix of the literal that ends early, or a wrong byte.
@@ -50,9 +52,28 @@ struct JSONParser {
         return value
     }
 
+    /// After a member or element: skips whitespace, then a `,` (false: another item follows)
+    /// or the container's closing byte (true: it ends here).
+    mutating func endOfItem(closing: UInt8) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard !atEnd else { throw failure(.unexpectedEnd) }
+        switch bytes[position] {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace()
+            return false
+        case closing:
+            position += 1
+            depth -= 1
+            return true
+        default:
+            throw failure(.unexpectedCharacter)
+        }
+    }
+
     // MARK: Values
 
-    private mutating func parseValue() throws(JSONError) -> JSONValue {
+    mutating func parseValue() throws(JSONError) -> JSONValue {
         guard !atEnd else { throw failure(.unexpectedEnd) }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -66,14 +87,14 @@ struct JSONParser {
         }
     }
 
-    private mutating func enterContainer() throws(JSONError) {
+    mutating func enterContainer() throws(JSONError) {
         depth += 1
         if depth > JSONValue.maximumDepth { throw failure(.nestingTooDeep) }
         position += 1
         skipWhitespace()
     }
 
-    private mutating func parseObject() throws(JSONError) -> JSONValue {
+    mutating func parseObject() throws(JSONError) -> JSONValue {
         try enterContainer()
         var members: [JSONObject.Member] = []
         if !atEnd, bytes[position] == UInt8(ascii: "}") {
@@ -115,23 +136,11 @@ struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             members.append(JSONObject.Member(name: name, value: value))
-            skipWhitespace()
-            guard !atEnd else { throw failure(.unexpectedEnd) }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                position += 1
-                depth -= 1
-                return .object(JSONObject(uniqueMembers: members))
-            default:
-                throw failure(.unexpectedCharacter)
-            }
+            if try endOfItem(closing: UInt8(ascii: "}")) { return .object(JSONObject(uniqueMembers: members)) }
         }
     }
 
-    private mutating func parseArray() throws(JSONError) -> JSONValue {
+    mutating func parseArray() throws(JSONError) -> JSONValue {
         try enterContainer()
         var elements: [JSONValue] = []
         if !atEnd, bytes[position] == UInt8(ascii: "]") {
@@ -141,19 +150,7 @@ struct JSONParser {
         }
         while true {
             elements.append(try parseValue())
-            skipWhitespace()
-            guard !atEnd else { throw failure(.unexpectedEnd) }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                position += 1
-                depth -= 1
-                return .array(elements)
-            default:
-                throw failure(.unexpectedCharacter)
-            }
+            if try endOfItem(closing: UInt8(ascii: "]")) { return .array(elements) }
         }
     }
 
@@ -161,19 +158,19 @@ struct JSONParser {
 
     /// A 7-bit hash of a member name's UTF-8 bytes (FNV-1a, folded): read from the input
     /// between `start` and `end` when the name has no escape there, else from `name` itself.
-    private func nameFingerprint(from start: Int, to end: Int, name: String) -> UInt8 {
+    func nameFingerprint(from start: Int, to end: Int, name: String) -> UInt8 {
         let raw = bytes[start..<end]
         return raw.contains(UInt8(ascii: "\\")) ? Self.fingerprint(of: name.utf8) : Self.fingerprint(of: raw)
     }
 
-    private static func fingerprint(of bytes: some Sequence<UInt8>) -> UInt8 {
+    static func fingerprint(of bytes: some Sequence<UInt8>) -> UInt8 {
         var hash: UInt32 = 2_166_136_261
         for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24) & 127
     }
 
     /// Parses a string starting at its opening quote.
-    private mutating func parseString() throws(JSONError) -> String {
+    mutating func parseString() throws(JSONError) -> String {
         position += 1
         let start = position
         var asciiOnly = true
@@ -214,7 +211,7 @@ struct JSONParser {
         throw failure(.unexpectedEnd)
     }
 
-    private func makeString(_ range: Range<Int>, asciiOnly: Bool) throws(JSONError) -> String {
+    func makeString(_ range: Range<Int>, asciiOnly: Bool) throws(JSONError) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         if asciiOnly { return String(decoding: slice, as: UTF8.self) }
         guard let text = String(validating: slice, as: UTF8.self) else {
@@ -224,7 +221,7 @@ struct JSONParser {
     }
 
     /// Resolves the escape at `position` (a backslash) and appends its UTF-8 bytes.
-    private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONError) {
+    mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONError) {
         position += 1
         guard !atEnd else { throw failure(.unexpectedEnd) }
         let escaped = bytes[position]
@@ -260,7 +257,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(JSONError) -> UInt16 {
+    mutating func parseHex4() throws(JSONError) -> UInt16 {
         guard bytes.count - position >= 4 else { throw failure(.unexpectedEnd) }
         var value: UInt16 = 0
         for _ in 0..<4 {
@@ -280,11 +277,11 @@ struct JSONParser {
 
     // MARK: Numbers
 
-    private func isDigit(_ index: Int) -> Bool {
+    func isDigit(_ index: Int) -> Bool {
         index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
     }
 
-    private mutating func parseNumber() throws(JSONError) -> JSONValue {
+    mutating func parseNumber() throws(JSONError) -> JSONValue {
         let start = position
         let negative = bytes[position] == UInt8(ascii: "-")
         if negative { position += 1 }

@@ -68,50 +68,24 @@ public struct JWS: Sendable {
     }
 
     private init(utf8 bytes: UnsafeBufferPointer<UInt8>, understoodCriticalParameters: Set<String>) throws(JWSError) {
-        guard let firstDot = JWS.indexOfDot(in: bytes, from: 0),
-            let secondDot = JWS.indexOfDot(in: bytes, from: firstDot + 1),
-            JWS.indexOfDot(in: bytes, from: secondDot + 1) == nil
-        else {
-            throw .wrongNumberOfParts(bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
-        }
-        let dots = (firstDot, secondDot)
-        let headerRange = 0..<dots.0
-        let payloadRange = (dots.0 + 1)..<dots.1
-        let signatureRange = (dots.1 + 1)..<bytes.count
-
-        let headerBytes = try JWS.decode(bytes, headerRange, .header)
-        let headerValue: JSONValue
-        do { headerValue = try JSONValue(parsing: headerBytes) } catch { throw .invalidJSON(.header, error) }
-        guard case .object(let header) = headerValue else { throw .headerNotAnObject }
-
-        guard let algorithmValue = header["alg"] else { throw .missingAlgorithm }
-        guard let algorithmName = algorithmValue.string else { throw .invalidHeaderParameter("alg") }
-        if algorithmName == "none" { throw .algorithmNone }
-        guard let algorithm = SignatureAlgorithm(rawValue: algorithmName) else {
-            throw .unsupportedAlgorithm(algorithmName)
-        }
-        for name in JWS.stringHeaderParameters {
-            if let value = header[name], value.string == nil { throw .invalidHeaderParameter(name) }
-        }
-        try JWS.checkCritical(header, understood: understoodCriticalParameters)
-
-        self.header = header
-        self.algorithm = algorithm
-        payload = try JWS.decode(bytes, payloadRange, .payload)
-        signature = try JWS.decode(bytes, signatureRange, .signature)
-        signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<dots.1]))
+        let layout = try JWS.layout(of: bytes, understoodCriticalParameters: understoodCriticalParameters)
+        header = layout.header
+        algorithm = layout.algorithm
+        payload = try JWS.decode(bytes, layout.payloadRange, .payload)
+        signature = try JWS.decode(bytes, layout.signatureRange(in: bytes), .signature)
+        signingInput = Array(UnsafeBufferPointer(rebasing: bytes[layout.signingInputRange]))
     }
 
     /// The offset of the first `.` at or after `start` (`memchr`: a token is mostly base64url, and
     /// a byte-at-a-time scan of it was a tenth of an ID token's parse).
-    private static func indexOfDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    static func indexOfDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
         else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private static func decode(
+    static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ part: Part
     ) throws(JWSError) -> [UInt8] {
         do {
@@ -121,9 +95,9 @@ public struct JWS: Sendable {
         }
     }
 
-    private typealias Part = JWSError.Part
+    typealias Part = JWSError.Part
 
-    private static func checkCritical(_ header: JSONObject, understood: Set<String>) throws(JWSError) {
+    static func checkCritical(_ header: JSONObject, understood: Set<String>) throws(JWSError) {
         guard let critical = header["crit"] else { return }
         guard let elements = critical.array, !elements.isEmpty else { throw .invalidCriticalParameters }
         var names: [String] = []

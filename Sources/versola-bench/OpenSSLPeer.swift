@@ -1,4 +1,5 @@
 import CVersolaSystem
+import Foundation
 
 /// The two loops `openssl speed ecdsap256 rsa2048` times, run in this process: an ECDSA P-256
 /// signature over a 20-byte buffer and an RSA-2048 PKCS #1 verification of a 36-byte one, each
@@ -60,10 +61,12 @@ final class OpenSSLPeer {
 }
 
 extension BenchReport {
-    /// Measures `ours` and `peer` in alternating slices of about 20 ms of process CPU time
-    /// until each has had `seconds`, then prints both rates per CPU second and their ratio
-    /// beside `target`. Alternating makes the ratio hold even when the machine's speed drifts
-    /// during the run, which sequential runs minutes apart do not.
+    /// Measures `ours` and `peer` in rounds (`VERSOLA_BENCH_ROUNDS`, default 5), each
+    /// alternating the two in slices of about 20 ms of process CPU time until each has had its
+    /// share of `seconds`, then prints both rates per CPU second over all rounds, and the ratio
+    /// as the median of the rounds' ratios beside `target`. Alternating makes the ratio hold
+    /// even when the machine's speed drifts during the run, which sequential runs minutes
+    /// apart do not; the median keeps one disturbed round from moving it.
     func paired(
         _ name: String, peer peerName: String, target: Double?,
         ours: () async throws -> Int, peer: () async throws -> Int
@@ -73,33 +76,61 @@ extension BenchReport {
             sink &+= try await ours()
             sink &+= try await peer()
         }
-        var totals = (ours: (count: 0, seconds: 0.0), peer: (count: 0, seconds: 0.0))
-        let slice = 0.02
-        while totals.ours.seconds < seconds || totals.peer.seconds < seconds {
-            for side in 0..<2 {
-                let start = processCPUSeconds()
-                var count = 0
-                var now = start
-                repeat {
-                    for _ in 0..<8 { sink &+= try await (side == 0 ? ours() : peer()) }
-                    count += 8
-                    now = processCPUSeconds()
-                } while now - start < slice
-                if side == 0 {
-                    totals.ours.count += count
-                    totals.ours.seconds += now - start
-                } else {
-                    totals.peer.count += count
-                    totals.peer.seconds += now - start
-                }
+        let rounds = max(1, Int(ProcessInfo.processInfo.environment["VERSOLA_BENCH_ROUNDS"] ?? "") ?? 5)
+        var totals = PairedTotals()
+        var ratios: [Double] = []
+        for _ in 0..<rounds {
+            var round = PairedTotals()
+            while round.ours.seconds < seconds / Double(rounds) || round.peer.seconds < seconds / Double(rounds) {
+                try await round.measureSlice(ours: true, sink: &sink, ours)
+                try await round.measureSlice(ours: false, sink: &sink, peer)
             }
+            ratios.append(round.oursRate / round.peerRate)
+            totals.add(round)
         }
-        let ourRate = Double(totals.ours.count) / totals.ours.seconds
-        let peerRate = Double(totals.peer.count) / totals.peer.seconds
-        print(name, ourRate, unit: "ops/s")
-        print(peerName, peerRate, unit: "ops/s")
-        let goal = target.map { " (target >= \(String(format: "%.2f", $0)))" } ?? ""
-        Swift.print("ratio \(name) / \(peerName): \(String(format: "%.2f", ourRate / peerRate))\(goal)")
+        print(name, totals.oursRate, unit: "ops/s")
+        print(peerName, totals.peerRate, unit: "ops/s")
+        let sorted = ratios.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let list = sorted.map { String(format: "%.2f", $0) }.joined(separator: " ")
+        let goal = target.map { "; target >= \(String(format: "%.2f", $0))" } ?? ""
+        Swift.print(
+            "ratio \(name) / \(peerName): \(String(format: "%.2f", median)) (median of \(rounds) alternated rounds: \(list)\(goal))")
         blackHole(sink)
     }
 }
+
+/// Operations counted and process CPU seconds spent, for each side of ``BenchReport/paired(_:peer:target:ours:peer:)``.
+private struct PairedTotals {
+    var ours = (count: 0, seconds: 0.0)
+    var peer = (count: 0, seconds: 0.0)
+    var oursRate: Double { Double(ours.count) / ours.seconds }
+    var peerRate: Double { Double(peer.count) / peer.seconds }
+
+    /// Runs `body` in batches of 8 for one slice of about 20 ms and adds the count and time to a side.
+    mutating func measureSlice(ours side: Bool, sink: inout Int, _ body: () async throws -> Int) async rethrows {
+        let start = processCPUSeconds()
+        var count = 0
+        var now = start
+        repeat {
+            for _ in 0..<8 { sink &+= try await body() }
+            count += 8
+            now = processCPUSeconds()
+        } while now - start < 0.02
+        if side {
+            ours.count += count
+            ours.seconds += now - start
+        } else {
+            peer.count += count
+            peer.seconds += now - start
+        }
+    }
+
+    mutating func add(_ round: PairedTotals) {
+        ours.count += round.ours.count
+        ours.seconds += round.ours.seconds
+        peer.count += round.peer.count
+        peer.seconds += round.peer.seconds
+    }
+}
+

@@ -70,17 +70,36 @@ public enum DPoPProof {
             appendJSONString(nonce, to: &claims)
         }
         claims.append(UInt8(ascii: "}"))
+        return try assemble(key: key, claims: claims)
+    }
 
-        var signingInput = key.signingInputPrefix
-        signingInput.reserveCapacity(signingInput.count + claims.count * 4 / 3 + 2 + 1 + 86)
-        Base64URL.append(encoding: claims, to: &signingInput)
-        let signature: [UInt8]
-        do { signature = try key.privateKey.signES256(signingInput) } catch {
-            throw .configuration(.invalidConfiguration("a DPoP proof could not be signed: \(error)"))
+    /// The compact JWS of `claims` under the key's header, written straight into the string it
+    /// ends up in: the signing input is signed where it lies, and the signature, its digest and
+    /// its DER form stay in scratch space.
+    private static func assemble(key: DPoPKey, claims: [UInt8]) throws(VersolaError) -> String {
+        let prefix = key.signingInputPrefix
+        let signingInputLength = prefix.count + Base64URL.encodedLength(claims.count)
+        let length = signingInputLength + 1 + Base64URL.encodedLength(64)
+        var failure: CryptoError?
+        let proof = String(unsafeUninitializedCapacity: length) { output in
+            _ = UnsafeMutableBufferPointer(rebasing: output[..<prefix.count]).initialize(from: prefix)
+            _ = claims.withUnsafeBufferPointer { claims in
+                Base64URL.encode(claims, into: UnsafeMutableBufferPointer(rebasing: output[prefix.count..<signingInputLength]))
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { signature in
+                do throws(CryptoError) {
+                    try key.privateKey.signES256(UnsafeBufferPointer(rebasing: output[..<signingInputLength]), into: signature)
+                } catch {
+                    failure = error
+                    return 0
+                }
+                output[signingInputLength] = UInt8(ascii: ".")
+                let tail = UnsafeMutableBufferPointer(rebasing: output[(signingInputLength + 1)...])
+                return signingInputLength + 1 + Base64URL.encode(UnsafeBufferPointer(signature), into: tail)
+            }
         }
-        signingInput.append(UInt8(ascii: "."))
-        Base64URL.append(encoding: signature, to: &signingInput)
-        return String(decoding: signingInput, as: UTF8.self)
+        if let failure { throw .configuration(.invalidConfiguration("a DPoP proof could not be signed: \(failure)")) }
+        return proof
     }
 
     /// The `ath` of an access token: base64url of its SHA-256 (RFC 9449 §4.2).

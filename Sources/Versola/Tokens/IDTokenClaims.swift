@@ -27,15 +27,18 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
     public let expiration: Date
     /// When the token was issued (`iat`).
     public let issuedAt: Date
-    /// Every claim, for those Versola does not name (strings are redacted when printed).
-    public let claims: JWTClaims
+    /// Every claim, for those Versola does not name (strings are redacted when printed). Read
+    /// from the token when asked for: validation builds no claims object.
+    public var claims: JWTClaims {
+        Self.payloadClaims(of: rawToken) ?? JWTClaims(JSONObject())
+    }
     /// The compact token as received. Internal: a secret-adjacent credential.
     let rawToken: String
 
     /// Creates the value from claims the validator has checked; `values` are those claims'
     /// members, already found (``IDTokenClaimValues``).
     init(
-        issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date, claims: JWTClaims,
+        issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date,
         values: IDTokenClaimValues, rawToken: String
     ) {
         self.issuer = issuer
@@ -43,7 +46,6 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
         self.audiences = audiences
         self.expiration = expiration
         self.issuedAt = issuedAt
-        self.claims = claims
         self.rawToken = rawToken
         name = values[.name]?.string
         email = values[.email]?.string
@@ -52,24 +54,36 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
         authenticationTime = values[.authenticationTime].flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// Reads the claims of a token without checking them.
-    /// - Returns: nil when a required claim (`iss`, `sub`, `aud`, `exp`, `iat`) is missing.
-    init?(claims: JWTClaims, rawToken: String) {
-        guard let issuer = claims.issuer, let subject = claims.subject, let audiences = claims.audiences,
-            let expiration = claims.expiration, let issuedAt = claims.issuedAt
-        else { return nil }
-        self.init(
-            issuer: issuer, subject: subject, audiences: audiences, expiration: expiration, issuedAt: issuedAt,
-            claims: claims, values: IDTokenClaimValues(claims.object), rawToken: rawToken)
-    }
-
     /// Reads a stored ID token that was validated when it was received, without checking it
     /// again (its signature key may have rotated since). For restoring a session from storage.
+    /// - Returns: nil when the token is unreadable or a required claim (`iss`, `sub`, `aud`,
+    ///   `exp`, `iat`) is missing.
     init?(restoringValidated rawToken: String) {
-        guard let jws = try? JWS(compact: rawToken), let claims = try? JWTClaims(payload: jws.payload) else {
-            return nil
+        guard let claims = try? JWTClaims(payload: JWS(compact: rawToken).payload),
+            let issuer = claims.issuer, let subject = claims.subject, let audiences = claims.audiences,
+            let expiration = claims.expiration, let issuedAt = claims.issuedAt
+        else { return nil }
+        var token = rawToken
+        let made = token.withUTF8 { bytes -> IDTokenClaims? in
+            guard let layout = try? JWS.layout(of: bytes) else { return nil }
+            var read: IDTokenClaims?
+            try? JWS.withParts(of: bytes, layout) { payload, _, _ in
+                read = IDTokenClaimValues.reading(payload: payload) { values in
+                    IDTokenClaims(
+                        issuer: issuer, subject: subject, audiences: audiences, expiration: expiration,
+                        issuedAt: issuedAt, values: values, rawToken: rawToken)
+                }
+            }
+            return read
         }
-        self.init(claims: claims, rawToken: rawToken)
+        guard let made else { return nil }
+        self = made
+    }
+
+    /// The claims of a token's payload, or nil when it is unreadable.
+    private static func payloadClaims(of rawToken: String) -> JWTClaims? {
+        guard let jws = try? JWS(compact: rawToken) else { return nil }
+        return try? JWTClaims(payload: jws.payload)
     }
 
     /// Issuer and subject only.

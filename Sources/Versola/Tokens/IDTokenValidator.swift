@@ -1,3 +1,4 @@
+import Synchronization
 import VersolaHTTP
 import Foundation
 import VersolaCrypto
@@ -35,6 +36,8 @@ public struct IDTokenValidator: Sendable {
     public let keys: JWKSCache
     private let clock: any VersolaClock
     private let toleranceSeconds: Double
+    /// The last header that passed its checks: a provider signs every token with the same one.
+    private let lastHeader = CheckedHeaderCache()
 
     /// Creates a validator.
     /// - Parameters:
@@ -64,7 +67,7 @@ public struct IDTokenValidator: Sendable {
         _ idToken: String, nonce: String?, accessToken: String?, previous: IDTokenClaims? = nil,
         budget: OperationBudget
     ) async throws(VersolaError) -> IDTokenClaims {
-        let jws = try parse(idToken)
+        let jws = try layout(of: idToken)
         var keySet: JWKSet
         if let cached = keys.cachedKeySet {
             keySet = cached
@@ -98,7 +101,7 @@ public struct IDTokenValidator: Sendable {
     public func validate(
         _ idToken: String, keySet: JWKSet, nonce: String?, accessToken: String?, previous: IDTokenClaims? = nil
     ) throws(VersolaError) -> IDTokenClaims {
-        let jws = try parse(idToken)
+        let jws = try layout(of: idToken)
         return try check(
             jws, rawToken: idToken, selection: selectKey(for: jws, in: keySet), nonce: nonce, accessToken: accessToken,
             previous: previous)
@@ -106,14 +109,25 @@ public struct IDTokenValidator: Sendable {
 
     // MARK: Steps
 
-    private static func rejected(_ kind: IDTokenRejection.Kind, _ detail: String) -> VersolaError {
+    static func rejected(_ kind: IDTokenRejection.Kind, _ detail: String) -> VersolaError {
         .configuration(.idTokenRejected(IDTokenRejection(kind, detail)))
     }
 
-    private func parse(_ idToken: String) throws(VersolaError) -> JWS {
-        let jws: JWS
+    /// The token's structure and header, read in place; its payload and signature are decoded
+    /// later, into scratch space, by ``check(_:rawToken:selection:nonce:accessToken:previous:)``.
+    private func layout(of idToken: String) throws(VersolaError) -> JWS.Layout {
+        var token = idToken
+        let cached = lastHeader.value
+        let read = token.withUTF8 { bytes in
+            Result { () throws(JWSError) in
+                let layout = try JWS.layout(of: bytes, reusing: cached)
+                if !layout.reusedHeader { lastHeader.value = layout.checkedHeader(in: bytes) }
+                return layout
+            }
+        }
+        let jws: JWS.Layout
         do {
-            jws = try JWS(compact: idToken)
+            jws = try read.get()
         } catch {
             throw Self.rejected(Self.kind(for: error), Self.reason(for: error))
         }
@@ -142,7 +156,7 @@ public struct IDTokenValidator: Sendable {
 
     /// The keys of the set for this token (``JWKSet/select(keyID:algorithm:)``), with OIDC Core
     /// §10.1's rule on top: a token without `kid` is only accepted when one key can verify it.
-    private func selectKey(for jws: JWS, in keySet: JWKSet) -> KeySelection {
+    private func selectKey(for jws: JWS.Layout, in keySet: JWKSet) -> KeySelection {
         let algorithm = jws.algorithm
         switch keySet.select(keyID: jws.keyID, algorithm: algorithm) {
         case .candidates(let keys):
@@ -158,104 +172,56 @@ public struct IDTokenValidator: Sendable {
         }
     }
 
+    /// Decodes the payload and signature in place, then checks the signature and the claims.
     private func check(
-        _ jws: JWS, rawToken: String, selection: KeySelection, nonce: String?, accessToken: String?,
+        _ jws: JWS.Layout, rawToken: String, selection: KeySelection, nonce: String?, accessToken: String?,
         previous: IDTokenClaims?
     ) throws(VersolaError) -> IDTokenClaims {
-        // Signature.
-        guard case .candidates(let candidates) = selection else { throw Self.rejected(.noUsableKey, selection.reason) }
-        var verified = false
-        for key in candidates {
-            do {
-                try jws.verify(with: key, allowedAlgorithms: allowedAlgorithms)
-                verified = true
-                break
+        var token = rawToken
+        let outcome = token.withUTF8 { bytes -> Result<IDTokenClaims, VersolaError> in
+            var checked: Result<IDTokenClaims, VersolaError> = .failure(Self.rejected(.malformed, "the token could not be read"))
+            do throws(JWSError) {
+                try JWS.withParts(of: bytes, jws) { payload, signature, signingInput in
+                    checked = Result { () throws(VersolaError) in
+                        try verifySignature(jws.algorithm, signature, signingInput, selection: selection)
+                        guard let members = try? JSONValue.skimObject(payload) else {
+                            throw Self.rejected(.malformed, "the payload is not a JSON object")
+                        }
+                        let values = IDTokenClaimValues(members, in: payload)
+                        let claims = ClaimCheck(
+                            issuer: configuration.issuer, clientID: configuration.clientID,
+                            now: clock.wallClockNow.timeIntervalSince1970, tolerance: toleranceSeconds, values: values,
+                            algorithm: jws.algorithm)
+                        return try claims.run(nonce: nonce, accessToken: accessToken, previous: previous, rawToken: rawToken)
+                    }
+                }
             } catch {
-                continue
+                return .failure(Self.rejected(Self.kind(for: error), Self.reason(for: error)))
             }
+            return checked
+        }
+        return try outcome.get()
+    }
+
+    /// The signature: it must verify with one of the keys selected.
+    private func verifySignature(
+        _ algorithm: SignatureAlgorithm, _ signature: UnsafeBufferPointer<UInt8>, _ signingInput: UnsafeBufferPointer<UInt8>,
+        selection: KeySelection
+    ) throws(VersolaError) {
+        guard case .candidates(let candidates) = selection else { throw Self.rejected(.noUsableKey, selection.reason) }
+        // The allow-list and the key's own limits, as JWS.verify(with:allowedAlgorithms:) checks them.
+        let verified = allowedAlgorithms.contains(algorithm) && candidates.contains { key in
+            key.permits(algorithm)
+                && key.verificationKey.verify(signature: signature, message: signingInput, algorithm: algorithm)
         }
         guard verified else {
             let names = candidates.map { $0.keyID ?? "without kid" }.joined(separator: ", ")
             throw Self.rejected(.signatureInvalid, "signature does not verify with key \(names)")
         }
-
-        // The claims read below are found in one pass over the payload's members.
-        let claims: JWTClaims
-        do {
-            claims = try JWTClaims(payload: jws.payload)
-        } catch {
-            throw Self.rejected(.malformed, "the payload is not a JSON object")
-        }
-        let values = IDTokenClaimValues(claims.object)
-
-        // iss: exactly the configured issuer.
-        guard let issuerValue = values[.issuer] else { throw Self.rejected(.claimMissing, "iss is missing") }
-        guard let issuer = issuerValue.string else { throw Self.rejected(.claimMalformed, "iss is not a string") }
-        guard issuer == configuration.issuer else { throw Self.rejected(.issuerMismatch, "iss \(issuer) is not \(configuration.issuer)") }
-
-        // sub: a non-empty string.
-        guard let subjectValue = values[.subject] else { throw Self.rejected(.claimMissing, "sub is missing") }
-        guard let subject = subjectValue.string, !subject.isEmpty else { throw Self.rejected(.claimMalformed, "sub is not a string") }
-
-        // aud: contains the client ID; azp required with several audiences, the client ID when present.
-        let clientID = configuration.clientID
-        let audiences = try Self.audiences(values[.audience])
-        guard audiences.contains(clientID) else { throw Self.rejected(.audienceMismatch, "aud does not contain \(clientID)") }
-        if let azpValue = values[.authorizedParty] {
-            guard let azp = azpValue.string else { throw Self.rejected(.claimMalformed, "azp is not a string") }
-            guard azp == clientID else { throw Self.rejected(.audienceMismatch, "azp \(azp) is not \(clientID)") }
-        } else if audiences.count > 1 {
-            throw Self.rejected(.claimMissing, "azp is missing although aud lists \(audiences.count) audiences")
-        }
-
-        // exp, iat (required) and nbf, with the configured tolerance, on the injected clock.
-        let now = clock.wallClockNow.timeIntervalSince1970
-        let tolerance = toleranceSeconds
-        guard let expiration = try Self.seconds("exp", values[.expiration]) else { throw Self.rejected(.claimMissing, "exp is missing") }
-        guard let issuedAt = try Self.seconds("iat", values[.issuedAt]) else { throw Self.rejected(.claimMissing, "iat is missing") }
-        if now >= expiration + tolerance {
-            throw Self.rejected(.expired, "expired \(Self.wholeSeconds(now - expiration)) s ago (tolerance \(Int64(tolerance)) s)")
-        }
-        if issuedAt > now + tolerance {
-            throw Self.rejected(
-                .notYetValid, "issued \(Self.wholeSeconds(issuedAt - now)) s in the future (iat; tolerance \(Int64(tolerance)) s)")
-        }
-        if let notBefore = try Self.seconds("nbf", values[.notBefore]), now < notBefore - tolerance {
-            throw Self.rejected(
-                .notYetValid, "not valid for another \(Self.wholeSeconds(notBefore - now)) s (nbf; tolerance \(Int64(tolerance)) s)")
-        }
-
-        // nonce: equal to the request's when one was sent.
-        if let nonce {
-            guard let tokenNonce = values[.nonce] else { throw Self.rejected(.claimMissing, "nonce is missing; the request sent one") }
-            guard tokenNonce.string == nonce else { throw Self.rejected(.nonceMismatch, "nonce differs from the request's") }
-        }
-
-        // at_hash: when present, the left half of the access token's hash.
-        if let accessToken, let atHashValue = values[.accessTokenHash] {
-            guard let atHash = atHashValue.string else { throw Self.rejected(.claimMalformed, "at_hash is not a string") }
-            guard atHash == Self.accessTokenHash(accessToken, algorithm: jws.algorithm) else {
-                throw Self.rejected(.accessTokenHashMismatch, "at_hash does not match the access token")
-            }
-        }
-
-        // After a refresh: the same iss, sub and aud (OIDC Core §12.2).
-        if let previous {
-            if issuer != previous.issuer { throw Self.rejected(.subjectChanged, "iss differs from the previous ID token's") }
-            if subject != previous.subject { throw Self.rejected(.subjectChanged, "sub differs from the previous ID token's") }
-            if Set(audiences) != Set(previous.audiences) {
-                throw Self.rejected(.subjectChanged, "aud differs from the previous ID token's")
-            }
-        }
-
-        return IDTokenClaims(
-            issuer: issuer, subject: subject, audiences: audiences,
-            expiration: Date(timeIntervalSince1970: expiration), issuedAt: Date(timeIntervalSince1970: issuedAt),
-            claims: claims, values: values, rawToken: rawToken)
     }
 
     /// `aud` as a list: a string, or a non-empty array of strings.
-    private static func audiences(_ value: JSONValue?) throws(VersolaError) -> [String] {
+    static func audiences(_ value: JSONValue?) throws(VersolaError) -> [String] {
         guard let value else { throw rejected(.claimMissing, "aud is missing") }
         if let single = value.string { return [single] }
         guard let elements = value.array, !elements.isEmpty else { throw rejected(.claimMalformed, "aud is not a string or an array") }
@@ -270,7 +236,7 @@ public struct IDTokenValidator: Sendable {
 
     /// A NumericDate claim in seconds: nil when absent, rejected when not a number or one
     /// outside ``NumericDate``'s range.
-    private static func seconds(_ name: String, _ value: JSONValue?) throws(VersolaError) -> Double? {
+    static func seconds(_ name: String, _ value: JSONValue?) throws(VersolaError) -> Double? {
         guard let value else { return nil }
         guard let seconds = NumericDate.seconds(value) else {
             throw rejected(.claimMalformed, "\(name) is not a time between the years 1 and 9999")
@@ -281,14 +247,29 @@ public struct IDTokenValidator: Sendable {
     /// The `at_hash` of an access token: the left half of its hash with the SHA-2 of the
     /// token's algorithm (SHA-512 for EdDSA with Ed25519), base64url without padding.
     public static func accessTokenHash(_ accessToken: String, algorithm: SignatureAlgorithm) -> String {
-        let bytes = Array(accessToken.utf8)
+        withAccessTokenHash(accessToken, algorithm: algorithm) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Runs `body` with the `at_hash` of an access token as ASCII bytes in scratch space (the
+    /// check compares them with the claim where it lies, making no string).
+    static func withAccessTokenHash<R>(
+        _ accessToken: String, algorithm: SignatureAlgorithm, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        // Hashed where the string keeps its UTF-8 (a native string's is contiguous): no copy.
+        let bytes = accessToken.utf8
         let digest: [UInt8] =
             switch algorithm {
-            case .rs256, .ps256, .es256: SHA256.hash(bytes)
+            case .rs256, .ps256, .es256: SHA256.hash(utf8: accessToken)
             case .rs384, .ps384, .es384: SHA384.hash(bytes)
             case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
             }
-        return Base64URL.encode(Array(digest[..<(digest.count / 2)]))
+        return digest.withUnsafeBufferPointer { digest in
+            let half = UnsafeBufferPointer(rebasing: digest[..<(digest.count / 2)])
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
+                let written = Base64URL.encode(half, into: text)
+                return body(UnsafeBufferPointer(rebasing: text[..<written]))
+            }
+        }
     }
 
     // MARK: Reasons
@@ -325,8 +306,18 @@ public struct IDTokenValidator: Sendable {
         }
     }
 
-    private static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
+    static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
         guard interval.isFinite else { return 0 }
         return Int64(max(min(interval.rounded(), 1e15), -1e15))
+    }
+}
+
+/// One checked JWS header, shared by the copies of an ``IDTokenValidator``.
+final class CheckedHeaderCache: Sendable {
+    private let entry = Mutex<JWS.CheckedHeader?>(nil)
+
+    var value: JWS.CheckedHeader? {
+        get { entry.withLock { $0 } }
+        set { entry.withLock { $0 = newValue } }
     }
 }

@@ -10,6 +10,13 @@ public enum SHA256 {
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         oneShotDigest(.sha256, bytes)
     }
+
+    /// The digest of a string's UTF-8, 32 bytes, read where the string keeps it (no generic
+    /// entry between modules: an access token's hash is taken on every ID token).
+    public static func hash(utf8 text: String) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { oneShotDigest(.sha256, $0) }
+    }
 }
 
 /// SHA-384 (FIPS 180-4).

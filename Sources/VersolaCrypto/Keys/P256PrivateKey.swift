@@ -67,5 +67,23 @@ public struct P256PrivateKey: Sendable, CustomStringConvertible {
         return try rawSignature(der: der, size: 32)
     }
 
+    /// ``signES256(_:)`` over bytes held elsewhere, writing the 64-byte `r || s` into
+    /// `signature`: the digest and the DER form stay in scratch space, no array is made (a DPoP
+    /// proof signs its signing input where it is being written).
+    /// - Throws: `CryptoError.operationFailed` when OpenSSL fails.
+    public func signES256(
+        _ message: UnsafeBufferPointer<UInt8>, into signature: UnsafeMutableBufferPointer<UInt8>
+    ) throws(CryptoError) {
+        precondition(signature.count >= 64, "an ES256 signature is 64 bytes")
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 + 160) { scratch throws(CryptoError) in
+            let digest = UnsafeMutableBufferPointer(rebasing: scratch[0..<32])
+            // The low-level SHA-256 cannot fail for this size.
+            precondition(versola_sha2(256, message.baseAddress, message.count, digest.baseAddress) == 1, "SHA-256 failed")
+            let der = UnsafeMutableBufferPointer(rebasing: scratch[32...])
+            let length = try prehashedSign(key: key, digest: UnsafeBufferPointer(digest), into: der)
+            try rawSignature(der: UnsafeBufferPointer(rebasing: der[0..<length]), size: 32, into: signature)
+        }
+    }
+
     public var description: String { "P256PrivateKey(<redacted>)" }
 }

@@ -40,8 +40,17 @@ func digestSign(key: EVPKey, message: [UInt8], algorithm: SignatureAlgorithm) th
 /// Converts a DER ECDSA signature (as OpenSSL makes it) to the fixed-size `r || s` form JWS
 /// uses, read in place: no BIGNUMs are allocated for it.
 func rawSignature(der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
-    // SEQUENCE { INTEGER r, INTEGER s }; for P-256 and P-384 every length fits one byte.
     var raw = [UInt8](repeating: 0, count: 2 * size)
+    try der.withUnsafeBufferPointer { der throws(CryptoError) in
+        try raw.withUnsafeMutableBufferPointer { raw throws(CryptoError) in try rawSignature(der: der, size: size, into: raw) }
+    }
+    return raw
+}
+
+/// ``rawSignature(der:size:)`` into `raw`, which holds `2 * size` bytes.
+func rawSignature(der: UnsafeBufferPointer<UInt8>, size: Int, into raw: UnsafeMutableBufferPointer<UInt8>) throws(CryptoError) {
+    // SEQUENCE { INTEGER r, INTEGER s }; for P-256 and P-384 every length fits one byte.
+    precondition(raw.count >= 2 * size, "raw signature buffer too small")
     var index = 0
     func byte() throws(CryptoError) -> UInt8 {
         guard index < der.count else { throw .operationFailed("decoding an ECDSA signature") }
@@ -66,36 +75,47 @@ func rawSignature(der: [UInt8], size: Int) throws(CryptoError) -> [UInt8] {
         }
         guard length <= size else { throw .operationFailed("encoding an ECDSA signature") }
         let offset = half * size + (size - length)
+        for position in 0..<(size - length) { raw[half * size + position] = 0 }
         for position in 0..<length { raw[offset + position] = der[index + position] }
         index += length
     }
     guard index == der.count else { throw .operationFailed("decoding an ECDSA signature") }
-    return raw
 }
 
 /// Signs an already computed digest with `key` (ECDSA), returning DER. Hashing first and
 /// signing with a reused, already initialised key context skips the per-signature
 /// context setup that `EVP_DigestSign` repeats.
 func prehashedSign(key: EVPKey, digest: [UInt8]) throws(CryptoError) -> [UInt8] {
+    var signature = [UInt8](repeating: 0, count: 160)
+    let length = try signature.withUnsafeMutableBufferPointer { output throws(CryptoError) in
+        try digest.withUnsafeBufferPointer { digest throws(CryptoError) in try prehashedSign(key: key, digest: digest, into: output) }
+    }
+    signature.removeSubrange(length...)
+    return signature
+}
+
+/// ``prehashedSign(key:digest:)`` into `output` (160 bytes hold any signature of Versola's
+/// curves); returns the DER signature's length.
+func prehashedSign(
+    key: EVPKey, digest: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+) throws(CryptoError) -> Int {
     try key.withContext(slot: 0, purpose: "signing", prepare: { EVP_PKEY_sign_init($0) == 1 }) {
-        context throws(CryptoError) -> ([UInt8], Bool) in
-        var signature = [UInt8](repeating: 0, count: 160)
-        var length = signature.count
-        let status = signature.withUnsafeMutableBufferPointer { buffer in
-            EVP_PKEY_sign(context, buffer.baseAddress, &length, digest, digest.count)
-        }
-        guard status == 1, length <= signature.count else {
+        context throws(CryptoError) -> (Int, Bool) in
+        var length = output.count
+        let status = EVP_PKEY_sign(context, output.baseAddress, &length, digest.baseAddress, digest.count)
+        guard status == 1, length <= output.count else {
             ERR_clear_error()
             throw .operationFailed("signing")
         }
-        signature.removeSubrange(length...)
-        return (signature, true)
+        return (length, true)
     }
 }
 
 /// Verifies `signature` (DER for ECDSA) over `digest` with a reused key context set up
 /// for `algorithm`'s padding and hash. False on any mismatch or error.
-func prehashedVerify(key: EVPKey, signature: [UInt8], digest: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+func prehashedVerify(
+    key: EVPKey, signature: UnsafeBufferPointer<UInt8>, digest: [UInt8], algorithm: SignatureAlgorithm
+) -> Bool {
     guard let function = algorithm.digest else { return false }
     let md = FetchedDigests.shared.digest(function)
     let prepare = { (context: OpaquePointer) -> Bool in
@@ -113,7 +133,7 @@ func prehashedVerify(key: EVPKey, signature: [UInt8], digest: [UInt8], algorithm
     }
     let verified = try? key.withContext(slot: algorithm.verifySlot, purpose: "verification", prepare: prepare) {
         context throws(CryptoError) -> (Bool, Bool) in
-        let status = EVP_PKEY_verify(context, signature, signature.count, digest, digest.count)
+        let status = EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest, digest.count)
         if status != 1 { ERR_clear_error() }
         // A context that saw an error is not trusted again; a clean mismatch (0) is fine.
         return (status == 1, status >= 0)

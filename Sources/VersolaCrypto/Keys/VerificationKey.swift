@@ -91,6 +91,16 @@ public struct VerificationKey: Sendable {
     /// zero or not below the group order), or an algorithm this key does not support.
     /// Never throws and never traps on any input.
     public func verify(signature: [UInt8], message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+        signature.withUnsafeBufferPointer { signature in
+            message.withUnsafeBufferPointer { message in verify(signature: signature, message: message, algorithm: algorithm) }
+        }
+    }
+
+    /// ``verify(signature:message:algorithm:)-([UInt8],_,_)`` over bytes held elsewhere (a token's
+    /// signing input where it lies in the token, a signature decoded into scratch space).
+    public func verify(
+        signature: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, algorithm: SignatureAlgorithm
+    ) -> Bool {
         guard supports(algorithm) else { return false }
         switch kind {
         case .ec(let curve):
@@ -99,8 +109,9 @@ public struct VerificationKey: Sendable {
             else {
                 return false
             }
-            return prehashedVerify(
-                key: key, signature: der, digest: oneShotDigest(function, message), algorithm: algorithm)
+            return der.withUnsafeBufferPointer { der in
+                prehashedVerify(key: key, signature: der, digest: oneShotDigest(function, message), algorithm: algorithm)
+            }
         case .rsa(let bits):
             guard signature.count == (bits + 7) / 8, let function = algorithm.digest else { return false }
             return prehashedVerify(
@@ -112,26 +123,28 @@ public struct VerificationKey: Sendable {
     }
 
     /// EdDSA verifies the whole message in one shot (no separate digest step).
-    private func digestVerify(signature: [UInt8], message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+    private func digestVerify(
+        signature: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, algorithm: SignatureAlgorithm
+    ) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, nil, nil, key.pointer) == 1 else {
             ERR_clear_error()
             return false
         }
-        let status = EVP_DigestVerify(context, signature, signature.count, message, message.count)
+        let status = EVP_DigestVerify(context, signature.baseAddress, signature.count, message.baseAddress, message.count)
         if status != 1 { ERR_clear_error() }
         return status == 1
     }
 
     /// Converts a JWS `r || s` signature to the DER form OpenSSL verifies, or nil when
     /// its length is wrong.
-    static func derSignature(rawSignature: [UInt8], size: Int) -> [UInt8]? {
+    static func derSignature(rawSignature: UnsafeBufferPointer<UInt8>, size: Int) -> [UInt8]? {
         guard rawSignature.count == 2 * size, let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
-        let (r, s) = rawSignature.withUnsafeBufferPointer { raw in
-            (BN_bin2bn(raw.baseAddress, Int32(size), nil), BN_bin2bn(raw.baseAddress! + size, Int32(size), nil))
-        }
+        let (r, s) = (
+            BN_bin2bn(rawSignature.baseAddress, Int32(size), nil), BN_bin2bn(rawSignature.baseAddress! + size, Int32(size), nil)
+        )
         guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else {
             BN_free(r)
             BN_free(s)

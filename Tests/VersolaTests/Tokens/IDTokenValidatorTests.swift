@@ -105,6 +105,21 @@ struct IDTokenValidatorTests {
         fixture.expectRejected(try await fixture.validate(forged), "HS256", .algorithmNotAllowed)
     }
 
+    @Test("A7: a header checked once is reused only for a token whose header is the same text")
+    func headerReusedOnlyWhenIdentical() async throws {
+        let fixture = try Fixture()
+        let valid = try ProviderFixture.idToken(fixture.claims())
+        _ = try await fixture.validate(valid).get()
+        let header = String(valid.prefix { $0 != "." })
+        // The same header with HS256 for RS256: as long, differing in a few bytes.
+        let json = String(decoding: try Base64URL.decode(header), as: UTF8.self)
+        let forged = Base64URL.encode(Array(json.replacingOccurrences(of: "RS256", with: "HS256").utf8))
+        #expect(forged.utf8.count == header.utf8.count && forged != header)
+        fixture.expectRejected(try await fixture.validate(forged + valid.drop { $0 != "." }), "HS256", .algorithmNotAllowed)
+        _ = try await fixture.validate(valid).get()
+        _ = try await fixture.validate(try ProviderFixture.idToken(fixture.claims(), key: "ec-1")).get()
+    }
+
     @Test("A7: an algorithm allowed by the configuration but not advertised is rejected")
     func notAdvertised() async throws {
         let fixture = try Fixture()

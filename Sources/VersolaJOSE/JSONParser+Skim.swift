@@ -1,0 +1,198 @@
+/// Where one member of a JSON object is in the text it was skimmed from.
+package struct JSONMemberSpan: Sendable {
+    /// The bytes between the name's quotes.
+    package let nameRange: Range<Int>
+    /// The name decoded, only when those bytes are not already its UTF-8 (it had an escape, or
+    /// non-ASCII bytes the parser checked in full).
+    package let decodedName: String?
+    /// The value's bytes: a complete JSON text, which ``JSONValue/init(parsing:)-(Collection<UInt8>)``
+    /// turns into the very value the strict parser builds.
+    package let valueRange: Range<Int>
+
+    /// Runs `body` with the name's UTF-8 code units.
+    package func withNameBytes<R>(in text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard var decoded = decodedName else { return body(UnsafeBufferPointer(rebasing: text[nameRange])) }
+        return decoded.withUTF8(body)
+    }
+}
+
+extension JSONValue {
+    /// Checks UTF-8 JSON text exactly as ``init(parsing:)-(Collection<UInt8>)`` does, and
+    /// throws the same error for the same text, but builds no value: it only says where the
+    /// members of a top-level object are (nil when the text is valid JSON but not an object).
+    ///
+    /// This is the fast reading of ID token claims: a value is built later only for the members
+    /// read. The strict parser stays the reference; the two are compared on every input of the
+    /// JOSE fuzz corpus and by the `fuzz-jose-differential` target.
+    package static func skimObject(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> [JSONMemberSpan]? {
+        try JSONParser.skim(bytes)
+    }
+
+    /// ``init(parsing:)-(Collection<UInt8>)`` over a buffer, with no generic entry between
+    /// modules (the members of a skimmed object are parsed this way, one at a time).
+    package init(parsingBuffer bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
+        self = try JSONParser.parse(bytes)
+    }
+}
+
+/// A string skimmed: its bytes between the quotes, and the decoded text when that had to be made.
+private typealias SkimmedString = (range: Range<Int>, decoded: String?)
+
+extension JSONParser {
+    /// ``parse(_:)`` without building: the same grammar, checks, errors and positions.
+    static func skim(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> [JSONMemberSpan]? {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        var members: [JSONMemberSpan]?
+        if !parser.atEnd, bytes[parser.position] == UInt8(ascii: "{") {
+            members = try parser.skimObject(expectedMembers: 32)
+        } else {
+            try parser.skimValue()
+        }
+        parser.skipWhitespace()
+        if parser.position != bytes.count { throw JSONError(.trailingCharacters, at: parser.position) }
+        return members
+    }
+
+    private mutating func skimValue() throws(JSONError) {
+        guard !atEnd else { throw failure(.unexpectedEnd) }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): _ = try skimObject(expectedMembers: 8)
+        case UInt8(ascii: "["): try skimArray()
+        case UInt8(ascii: "\""): _ = try skimString()
+        // Literals, numbers and wrong bytes: the parser's own code (a scalar is all it makes).
+        default: _ = try parseValue()
+        }
+    }
+
+    /// The string at `position` (its opening quote). Plain ASCII without escapes is only
+    /// scanned; anything else goes through ``parseString()``, whose checks decide.
+    private mutating func skimString() throws(JSONError) -> SkimmedString {
+        let quote = position
+        var index = position + 1
+        // Eight bytes at a time while none of them is a quote, a backslash, a control
+        // character or non-ASCII; the loop below looks at the rest one by one.
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count, !Self.needsLook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return ((quote + 1)..<index, nil)
+            }
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+            if byte < 0x20 {
+                position = index
+                throw failure(.controlCharacterInString)
+            }
+            index += 1
+        }
+        position = quote
+        let text = try parseString()
+        return ((quote + 1)..<(position - 1), text)
+    }
+
+    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F (the exact
+    /// "has a zero byte" and "has a byte below n" tests of bit-twiddling lore).
+    private static func needsLook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let found =
+            ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word) | word
+        return found & highs != 0
+    }
+
+    private mutating func skimArray() throws(JSONError) {
+        try enterContainer()
+        if !atEnd, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return
+        }
+        while true {
+            try skimValue()
+            if try endOfItem(closing: UInt8(ascii: "]")) { return }
+        }
+    }
+
+    /// An object's members; room for `expectedMembers` is made at once (claims sets have a
+    /// score of members, nested objects a few).
+    private mutating func skimObject(expectedMembers: Int) throws(JSONError) -> [JSONMemberSpan] {
+        try enterContainer()
+        var members: [JSONMemberSpan] = []
+        if !atEnd, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return members
+        }
+        members.reserveCapacity(expectedMembers)
+        var names = NameCheck()
+        while true {
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
+            let nameOffset = position
+            let name = try skimString()
+            try names.insert(name, at: nameOffset, members: members, bytes: bytes)
+            skipWhitespace()
+            guard !atEnd else { throw failure(.unexpectedEnd) }
+            guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
+            position += 1
+            skipWhitespace()
+            let valueStart = position
+            try skimValue()
+            members.append(JSONMemberSpan(nameRange: name.range, decodedName: name.decoded, valueRange: valueStart..<position))
+            if try endOfItem(closing: UInt8(ascii: "}")) { return members }
+        }
+    }
+}
+
+/// The duplicate-name check of ``JSONParser/parseObject()`` over skimmed names: the same
+/// fingerprint filter for the first 32 members, then the same set, compared by code units.
+private struct NameCheck {
+    private var filter = (low: UInt64(0), high: UInt64(0))
+    private var seen: Set<CodeUnitName>?
+
+    mutating func insert(
+        _ name: SkimmedString, at offset: Int, members: [JSONMemberSpan], bytes: UnsafeBufferPointer<UInt8>
+    ) throws(JSONError) {
+        let raw = UnsafeBufferPointer(rebasing: bytes[name.range])
+        if members.count < 32 {
+            let fingerprint = name.decoded.map { JSONParser.fingerprint(of: $0.utf8) } ?? JSONParser.fingerprint(of: raw)
+            let bit = UInt64(1) << (fingerprint & 63)
+            let seenBefore = fingerprint < 64 ? filter.low & bit != 0 : filter.high & bit != 0
+            if seenBefore {
+                let duplicate = members.contains { member in
+                    member.withNameBytes(in: bytes) { earlier in
+                        Self.withBytes(of: name, raw) { earlier.elementsEqual($0) }
+                    }
+                }
+                if duplicate { throw JSONError(.duplicateMember(Self.text(of: name, raw)), at: offset) }
+            }
+            if fingerprint < 64 { filter.low |= bit } else { filter.high |= bit }
+        } else {
+            if seen == nil {
+                seen = Set(members.map { member in CodeUnitName(text: member.withNameBytes(in: bytes) { String(decoding: $0, as: UTF8.self) }) })
+            }
+            let text = Self.text(of: name, raw)
+            if seen?.insert(CodeUnitName(text: text)).inserted == false {
+                throw JSONError(.duplicateMember(text), at: offset)
+            }
+        }
+    }
+
+    private static func withBytes<R>(
+        of name: SkimmedString, _ raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        guard var decoded = name.decoded else { return body(raw) }
+        return decoded.withUTF8(body)
+    }
+
+    private static func text(of name: SkimmedString, _ raw: UnsafeBufferPointer<UInt8>) -> String {
+        name.decoded ?? String(decoding: raw, as: UTF8.self)
+    }
+}
