@@ -11,11 +11,7 @@ public enum VersolaCommandLine {
         console: any Console = StandardConsole(), executable: String? = currentExecutable()
     ) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let invocation: Invocation
-        do {
-            invocation = try CommandParser.parse(arguments, environment: environment)
-        } catch {
-            console.err(ErrorReport.render(.usage(error), json: arguments.contains("--json")))
+        guard let invocation = parse(arguments, environment: environment, console: console) else {
             return ExitStatus.usage.rawValue
         }
         let context = CommandContext(
@@ -54,5 +50,16 @@ public enum VersolaCommandLine {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The command line's invocation; nil, with the usage error reported (as JSON when
+    /// `--json` was given), when it cannot be read.
+    static func parse(_ arguments: [String], environment: [String: String], console: any Console) -> Invocation? {
+        do {
+            return try CommandParser.parse(arguments, environment: environment)
+        } catch {
+            console.err(ErrorReport.render(.usage(error), json: arguments.contains("--json")))
+            return nil
+        }
     }
 }

@@ -36,11 +36,7 @@ public enum AgentReplyHandOver {
         line: [UInt8], arguments: [String], environment: [String: String], console: any Console,
         executable: String? = VersolaCommandLine.currentExecutable()
     ) -> Int32 {
-        let invocation: Invocation
-        do {
-            invocation = try CommandParser.parse(arguments, environment: environment)
-        } catch {
-            console.err(ErrorReport.render(.usage(error), json: arguments.contains("--json")))
+        guard let invocation = VersolaCommandLine.parse(arguments, environment: environment, console: console) else {
             return ExitStatus.usage.rawValue
         }
         let global = invocation.global
