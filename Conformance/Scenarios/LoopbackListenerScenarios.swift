@@ -87,8 +87,11 @@ import VersolaTestIdP
             let result = await waiting.outcome(delivered: status == 200)
             let elapsed = ContinuousClock.now - started
             #expect(try result.get().claims?.subject == TestUser().subject)
-            // A generous bound, not a timing measurement: without room for it, the redirect never arrives.
-            #expect(elapsed < .seconds(5), "took \(elapsed)")
+            // A generous bound, not a timing measurement: without room for it, the redirect never
+            // arrives. Under the thread sanitizer each of the 257 connection threads starts several
+            // times slower (its shadow memory), and the genuine one is accepted last: 6.8 s was seen.
+            let bound: Duration = ProcessInfo.processInfo.environment["VERSOLA_SANITIZER"] == nil ? .seconds(5) : .seconds(20)
+            #expect(elapsed < bound, "took \(elapsed)")
         }
     }
 
