@@ -21,6 +21,8 @@ package enum ChildProcess {
         package var output: [UInt8]
         /// Standard error.
         package var errorOutput: [UInt8]
+        /// Whether a signal ended it (``status`` is then the signal's number).
+        package var signalled = false
     }
 
     /// The first executable file `name` in the directories of `searchPath`, a `PATH` value
@@ -85,7 +87,9 @@ package enum ChildProcess {
         let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: Array(output), errorOutput: Array(errorBytes.get()))
+        return Outcome(
+            status: process.terminationStatus, output: Array(output), errorOutput: Array(errorBytes.get()),
+            signalled: process.terminationReason == .uncaughtSignal)
     }
 
     /// Hands standard error from its reading thread to the caller.
