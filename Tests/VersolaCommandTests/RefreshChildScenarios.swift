@@ -4,6 +4,7 @@ import Versola
 import VersolaHTTP
 import VersolaJOSE
 import VersolaTestIdP
+import VersolaTesting
 
 @testable import VersolaCommand
 
@@ -82,5 +83,71 @@ struct RefreshChildScenarios {
             #expect(try !Self.mapsLibcurl(agent), "libcurl is mapped in the agent")
             await cli.idp.provider.clearFaults()
         }
+    }
+}
+
+/// How the agent reads a refresh process that ends in ways the engine never would (real
+/// processes: small scripts in place of the engine).
+@Suite("the refresh process's endings")
+struct RefreshChildEndingScenarios {
+    /// The result of running `script` as the refresh process.
+    static func refresh(with script: String) async throws -> Result<AgentTokenResult, VersolaError> {
+        let home = try TemporaryDirectory()
+        let path = home.path + "/engine"
+        try CLIHarness.writeExecutable(Array(("#!/bin/sh\n" + script + "\n").utf8), to: path)
+        let child = RefreshChild(executable: path, environment: ["PATH": "/usr/bin:/bin", "VERSOLA_PASSPHRASE_FD": "9"])
+        let location = SessionHost.Location(
+            directories: XDGDirectories(
+                stateHome: URL(fileURLWithPath: home.path + "/state"), configHome: URL(fileURLWithPath: home.path + "/config")),
+            profile: "work")
+        do throws(VersolaError) {
+            return .success(try await child.refresh(location, forced: true))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether `result` is the error of a refresh whose outcome is unknown (never retried).
+    static func isLost(_ result: Result<AgentTokenResult, VersolaError>) -> Bool {
+        guard case .failure(.recoverable(.network(let failure))) = result else { return false }
+        return failure.kind == .failedAfterSending && failure.requestBytesWritten
+    }
+
+    @Test("the token it prints is read, its RFC 3339 expiry as seconds; it runs with the caller's directories and argv")
+    func printedToken() async throws {
+        let result = try await Self.refresh(
+            with: """
+                [ "$*" = "--profile work --no-agent --json token --format json --force-refresh" ] || exit 9
+                [ "$XDG_STATE_HOME" = "${0%/engine}/state" ] && [ "$XDG_CONFIG_HOME" = "${0%/engine}/config" ] || exit 9
+                [ -z "$VERSOLA_PASSPHRASE_FD" ] || exit 9
+                echo '{"accessToken":"at-1","tokenType":"DPoP","expiresAt":"2030-01-02T03:04:05Z"}'
+                """)
+        let token = try result.get()
+        #expect(token.value == "at-1")
+        #expect(token.tokenType == .dpop)
+        #expect(token.expiresAt == 1_893_553_445)
+    }
+
+    @Test("E13: its --json error comes back as the same VersolaError, exit status and all")
+    func reportedError() async throws {
+        let result = try await Self.refresh(
+            with: """
+                echo 'versola: a warning first' >&2
+                echo '{"error":{"category":"reauthenticate","cause":"grantRejected","message":"m"}}' >&2
+                exit 4
+                """)
+        #expect(throws: VersolaError.reauthenticate(.grantRejected)) { try result.get() }
+    }
+
+    @Test("R9: killed by a signal, an unreadable answer or an error that does not match its exit status is a recoverable failure, never a retry")
+    func unknownOutcomes() async throws {
+        #expect(Self.isLost(try await Self.refresh(with: "kill -9 $$")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo 'not json'")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"accessToken\":\"a\",\"expiresAt\":\"soon\"}'")))
+        #expect(
+            Self.isLost(
+                try await Self.refresh(
+                    with: "echo '{\"error\":{\"category\":\"reauthenticate\",\"cause\":\"grantRejected\"}}' >&2; exit 3")))
+        #expect(Self.isLost(try await Self.refresh(with: "exit 4")))
     }
 }
