@@ -59,6 +59,26 @@ struct RefreshChildScenarios {
         }
     }
 
+    @Test("S3 T6: a watcher of the agent sees a refresh in the refresh process as it saw one in the agent, once and in order")
+    func watcherSeesTheChildsRefresh() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let watcher = try OneTruthProcessScenarios.watch(cli)
+            #expect(await watcher.states(count: 1) == ["authenticated"])
+            // Held open at the provider, so that the in-flight note is on disk long enough to see.
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 700)))
+            #expect(try await cli.run(["token", "--force-refresh"]).status == 0)
+            #expect(await watcher.states(count: 3) == ["authenticated", "refreshing", "authenticated"])
+            #expect(try await cli.run(["token"]).status == 0)
+            #expect(await Self.refreshCount(cli) == 1)
+            let seen = watcher.states()
+            _ = await watcher.stop()
+            #expect(seen == ["authenticated", "refreshing", "authenticated"])
+            await cli.idp.provider.clearFaults()
+        }
+    }
+
     @Test("S7 E9: a refresh refused with invalid_grant in the refresh process signs the agent's session out, exit 4")
     func refusedGrantThroughTheChild() async throws {
         let cli = try await CLIHarness()
