@@ -237,6 +237,15 @@ extension Session {
         return held.accessToken
     }
 
+    /// Whether another process can renew this session's grant from the store alone (the
+    /// agent's refresh process does): a grant with a refresh token is held and usable, no
+    /// refresh of this session's own is under way, and no renewed record waits in memory for
+    /// the store to accept it (P10: only this process holds that refresh token).
+    package var renewableFromStore: Bool {
+        guard let held = machine.heldGrant, state == .authenticated || state == .refreshing else { return false }
+        return held.grant.refreshToken != nil && unsaved == nil && refreshFlight.current == nil
+    }
+
     /// Takes the access token of a login another process just finished on this profile (the
     /// command hands it to the agent), so that a grant without a refresh token can be served
     /// and the first token after a login needs no refresh. Accepted only for the grant now on
@@ -248,6 +257,10 @@ extension Session {
         grant.accessToken = value
         grant.expiresAt = expiresAt
         guard let token = held(grant).token else { return false }
+        // A token minted moments ago that `exp` already calls expired means a fast wall clock,
+        // as after a refresh (T3): the local deadline is trusted from now on.
+        let clock = client.environment.clock
+        freshness.checkFreshToken(token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
         apply(.accessTokenHeld(token, expiresAt: expiresAt))
         return true
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import VersolaHTTP
 
@@ -21,6 +20,8 @@ package enum ChildProcess {
         package var output: [UInt8]
         /// Standard error.
         package var errorOutput: [UInt8]
+        /// Whether a signal ended it (``status`` is then the signal's number).
+        package var signalled = false
     }
 
     /// The first executable file `name` in the directories of `searchPath`, a `PATH` value
@@ -47,52 +48,125 @@ package enum ChildProcess {
     ) -> Outcome? {
         var attempt = 0
         while true {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            let pipes = (Pipe(), Pipe(), Pipe())
-            process.standardInput = pipes.0
-            process.standardOutput = pipes.1
-            process.standardError = pipes.2
-            do {
-                try process.run()
-                return finish(process, pipes: pipes, input: input)
-            } catch {
-                // Foundation reports a failed exec without its errno. The usual cause for a
-                // program that exists is ETXTBSY: it was just written (or is being replaced) and
-                // a process forked meanwhile still holds it open for writing, which passes in
-                // moments; so a launch is tried again a few times before it counts as failed.
+            var code: Int32 = 0
+            if let child = launch(executable.path, arguments: arguments, environment: environment, failure: &code) {
+                return child.finish(input: input)
+            } else {
+                // The usual cause for a program that exists and cannot start is ETXTBSY: it was
+                // just written (or is being replaced) and a process forked meanwhile still holds
+                // it open for writing, which passes in moments; so it is tried a few more times.
                 attempt += 1
-                guard attempt < 20, FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
+                guard code == ETXTBSY, attempt < 20 else { return nil }
                 usleep(20_000)
             }
         }
     }
 
-    private static func finish(_ process: Process, pipes: (Pipe, Pipe, Pipe), input: [UInt8]) -> Outcome {
-        let (standardInput, standardOutput, standardError) = pipes
-        // Read standard error on another thread so that neither pipe can fill up and stall.
-        let errorBytes = ErrorCollector()
-        let group = DispatchGroup()
-        group.enter()
-        DedicatedThread.start {
-            errorBytes.set(standardError.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-        if !input.isEmpty { try? standardInput.fileHandleForWriting.write(contentsOf: input) }
-        try? standardInput.fileHandleForWriting.close()
-        let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: Array(output), errorOutput: Array(errorBytes.get()))
+    /// A started program: its id and this process's ends of its three pipes.
+    fileprivate struct Started {
+        let pid: pid_t
+        let input: Int32
+        let output: Int32
+        let errorOutput: Int32
     }
 
-    /// Hands standard error from its reading thread to the caller.
-    private final class ErrorCollector: @unchecked Sendable {
-        // Written once before `group.leave()`, read after `group.wait()`: the group orders them.
-        private var data = Data()
-        func set(_ value: Data) { data = value }
-        func get() -> Data { data }
+    /// Starts the program with pipes for its standard streams, nothing else of this process
+    /// inherited, no signal blocked and SIGPIPE at its default; nil with `failure` set to the
+    /// `errno` when it cannot start.
+    private static func launch(_ path: String, arguments: [String], environment: [String: String]?, failure: inout Int32)
+        -> Started?
+    {
+        failure = EMFILE
+        guard let input = CloseOnExec.pipe() else { return nil }
+        guard let output = CloseOnExec.pipe() else {
+            closeAll([input.read, input.write])
+            return nil
+        }
+        guard let errorOutput = CloseOnExec.pipe() else {
+            closeAll([input.read, input.write, output.read, output.write])
+            return nil
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errorOutput.write, 2)
+        _ = CloseOnExec.closeDescriptors(from: 3, in: &actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        closeAll([input.read, output.write, errorOutput.write])
+        guard spawned == 0 else {
+            closeAll([input.write, output.read, errorOutput.read])
+            failure = spawned
+            return nil
+        }
+        return Started(pid: pid, input: input.write, output: output.read, errorOutput: errorOutput.read)
+    }
+
+    private static func closeAll(_ descriptors: [Int32]) {
+        for descriptor in descriptors { close(descriptor) }
+    }
+}
+
+extension ChildProcess.Started {
+    /// Feeds `input`, collects both outputs until the program closes them (one poll loop, so
+    /// no pipe fills up and stalls it), then waits for its exit.
+    func finish(input bytes: [UInt8]) -> ChildProcess.Outcome {
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        var collected: [Int32: [UInt8]] = [output: [], errorOutput: []]
+        var open: Set<Int32> = [output, errorOutput]
+        var writing = bytes.isEmpty ? -1 : input
+        var written = 0
+        if writing < 0 { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while !open.isEmpty || writing >= 0 {
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if writing >= 0 { descriptors.append(pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)) }
+            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
+            for descriptor in descriptors where descriptor.revents != 0 {
+                if descriptor.fd == writing {
+                    let count = bytes[written...].withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                    if count > 0 { written += count }
+                    if count < 0 && errno != EAGAIN && errno != EINTR || written == bytes.count {
+                        close(writing)
+                        writing = -1
+                    }
+                    continue
+                }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected[descriptor.fd]?.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    close(descriptor.fd)
+                    open.remove(descriptor.fd)
+                }
+            }
+        }
+        for descriptor in open { close(descriptor) }
+        if writing >= 0 { close(writing) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return ChildProcess.Outcome(
+            status: signal == 0 ? (status >> 8) & 0xff : signal, output: collected[output] ?? [],
+            errorOutput: collected[errorOutput] ?? [], signalled: signal != 0)
     }
 }

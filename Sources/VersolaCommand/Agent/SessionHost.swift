@@ -25,6 +25,10 @@ public actor SessionHost {
     private let environment: [String: String]
     private let engine: EngineEnvironment?
     private let passphrase: ProfileStorage.PassphraseSupplier?
+    /// Where the agent renews access tokens (a process of its own); nil renews them here.
+    private let refreshChild: RefreshChild?
+    /// The refresh process running for each location, shared by its callers (T2).
+    private var childRefreshes: [Location: Task<Result<AgentTokenResult, VersolaError>, Never>] = [:]
     /// One profile's session, its store, and the restore that makes it ready.
     private struct Entry {
         var session: Session
@@ -50,13 +54,15 @@ public actor SessionHost {
     ///     command's own host); nil for the agent, which waits for `versola unlock`.
     ///   - capacity: how many locations keep a session; past it the least recently used one
     ///     without watchers is dropped.
+    ///   - refreshChild: the agent's refresh process (``RefreshChild``); nil refreshes here.
     init(
         environment: [String: String], engine: EngineEnvironment? = nil, passphrase: ProfileStorage.PassphraseSupplier?,
-        capacity: Int = AgentLimits.maximumSessions
+        capacity: Int = AgentLimits.maximumSessions, refreshChild: RefreshChild? = nil
     ) {
         self.environment = environment
         self.engine = engine
         self.passphrase = passphrase
+        self.refreshChild = refreshChild
         self.capacity = max(1, capacity)
     }
 
@@ -135,9 +141,8 @@ public actor SessionHost {
             return .success(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
         case .token(let arguments):
             let location = try location(of: request)
-            let (session, _) = try await session(for: location)
-            let token = try await session.currentAccessToken(forceRefresh: arguments.forceRefresh)
-            return Self.tokenReply(AgentTokenResult(token), arguments, profile: location.profile)
+            let token = try await accessToken(of: entry(for: location), at: location, forceRefresh: arguments.forceRefresh)
+            return Self.tokenReply(token, arguments, profile: location.profile)
         case .idToken(let arguments):
             let location = try location(of: request)
             let (session, _) = try await session(for: location)
@@ -159,6 +164,52 @@ public actor SessionHost {
             let members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))] + EndSessionPage.members(for: ending)
             return .success(.object(JSONObject(members)))
         }
+    }
+
+    /// The access token for a `token` request. In the agent, a refresh runs in a process of its
+    /// own (``RefreshChild``), one at a time per location (T2), so that libcurl is never loaded
+    /// here for token work; the session then follows the record the child wrote and holds its
+    /// token. A passphrase profile keeps refreshing here: only the agent holds its passphrase
+    /// (given by `versola unlock`), and the child has no way to receive it. So does a session
+    /// the store alone cannot renew (``Session/renewableFromStore``).
+    private func accessToken(of entry: Entry, at location: Location, forceRefresh: Bool) async throws(VersolaError)
+        -> AgentTokenResult
+    {
+        let session = entry.session
+        guard let refreshChild, entry.settings.keySource != .passphrase,
+            forceRefresh || session.servableAccessToken() == nil, await session.renewableFromStore
+        else { return AgentTokenResult(try await session.currentAccessToken(forceRefresh: forceRefresh)) }
+        let flight: Task<Result<AgentTokenResult, VersolaError>, Never>
+        if let running = childRefreshes[location] {
+            flight = running
+        } else {
+            flight = Task { await Self.refresh(session, by: refreshChild, at: location, forced: forceRefresh) }
+            childRefreshes[location] = flight
+        }
+        let result = await flight.value
+        if childRefreshes[location] == flight { childRefreshes[location] = nil }
+        return try result.get()
+    }
+
+    /// Runs the refresh process and has `session` follow what it wrote: the renewed record (and
+    /// the token, for the same user), or the record wiped after a refused grant (S7).
+    private static func refresh(_ session: Session, by child: RefreshChild, at location: Location, forced: Bool) async
+        -> Result<AgentTokenResult, VersolaError>
+    {
+        let subject = session.user?.subject
+        let result: Result<AgentTokenResult, VersolaError>
+        do throws(VersolaError) {
+            result = .success(try await child.refresh(location, forced: forced))
+        } catch {
+            result = .failure(error)
+        }
+        await session.reloadFromStore()
+        // The token belongs to the grant now on disk unless another sign-in replaced it meanwhile.
+        if case .success(let token) = result, session.user?.subject == subject {
+            let expiresAt = token.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            _ = await session.adoptAccessToken(token.value, expiresAt: expiresAt, idToken: await session.idToken())
+        }
+        return result
     }
 
     /// The location's session, restored from its store on first use and kept while the

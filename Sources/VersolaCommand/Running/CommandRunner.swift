@@ -250,7 +250,9 @@ public enum CommandRunner {
         do {
             server = try AgentServer(
                 location: location, idleTimeout: .seconds(options.idleTimeoutSeconds),
-                host: SessionHost(environment: context.environment))
+                host: SessionHost(
+                    environment: context.environment, passphrase: nil,
+                    refreshChild: context.executable.map { RefreshChild(executable: $0, environment: context.environment) }))
         } catch .alreadyRunning {
             return .success
         } catch {

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import Versola
+import VersolaHTTP
+import VersolaJOSE
+import VersolaTestIdP
+import VersolaTesting
+
+@testable import VersolaCommand
+
+/// The agent renews access tokens in a short-lived process of the engine (issue 30): libcurl is
+/// never loaded into the agent for token work, and the refresh keeps its rules (T2, R6, P7, S7).
+@Suite("the agent's refresh process")
+struct RefreshChildScenarios {
+    /// The running agent's process id.
+    static func agentPID(_ cli: CLIHarness) throws -> pid_t {
+        let location = try #require(AgentLocation.resolve(environment: cli.environment))
+        let ping = AgentClient(location: location, executable: nil, environment: cli.environment)
+            .send(AgentRequest(.ping, profile: "default"), start: false)
+        guard case .success(let answer)? = ping, let pid = answer["pid"]?.int64 else {
+            throw CocoaError(.executableNotLoadable)
+        }
+        return pid_t(pid)
+    }
+
+    /// Whether `pid` has libcurl mapped.
+    static func mapsLibcurl(_ pid: pid_t) throws -> Bool {
+        let maps = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/maps"))
+        return String(decoding: maps, as: UTF8.self).contains("libcurl")
+    }
+
+    /// The refresh requests the provider saw.
+    static func refreshCount(_ cli: CLIHarness) async -> Int {
+        await cli.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "refresh_token" }.count
+    }
+
+    @Test("T2 T4: two forced refreshes through the agent reach the provider twice and never load libcurl in the agent")
+    func refreshesRunOutsideTheAgent() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let agent = try Self.agentPID(cli)
+            var printed: [String] = []
+            for _ in 0..<2 {
+                let refreshed = try await cli.run(["token", "--force-refresh"])
+                #expect(refreshed.status == 0, "\(refreshed.stderr)")
+                printed.append(refreshed.stdout)
+            }
+            #expect(Set(printed).count == 2, "each forced refresh printed a new token")
+            #expect(await Self.refreshCount(cli) == 2)
+            // The agent holds the second refresh's token: served warm, nothing more sent.
+            let warm = try await cli.run(["token"])
+            #expect(warm.stdout == printed.last)
+            #expect(await Self.refreshCount(cli) == 2)
+            let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
+            #expect(status["state"] == "authenticated")
+            #expect(try Self.agentPID(cli) == agent, "the same agent answered throughout")
+            #expect(try !Self.mapsLibcurl(agent), "libcurl is mapped in the agent")
+        }
+    }
+
+    @Test("S3 T6: a watcher of the agent sees a refresh in the refresh process as it saw one in the agent, once and in order")
+    func watcherSeesTheChildsRefresh() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let watcher = try OneTruthProcessScenarios.watch(cli)
+            #expect(await watcher.states(count: 1) == ["authenticated"])
+            // Held open at the provider, so that the in-flight note is on disk long enough to see.
+            await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 700)))
+            #expect(try await cli.run(["token", "--force-refresh"]).status == 0)
+            #expect(await watcher.states(count: 3) == ["authenticated", "refreshing", "authenticated"])
+            #expect(try await cli.run(["token"]).status == 0)
+            #expect(await Self.refreshCount(cli) == 1)
+            let seen = watcher.states()
+            _ = await watcher.stop()
+            #expect(seen == ["authenticated", "refreshing", "authenticated"])
+            await cli.idp.provider.clearFaults()
+        }
+    }
+
+    @Test("S7 E9: a refresh refused with invalid_grant in the refresh process signs the agent's session out, exit 4")
+    func refusedGrantThroughTheChild() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login()
+            let agent = try Self.agentPID(cli)
+            await cli.idp.provider.arm(
+                TestFaultRule(.token, .respond(status: 400, body: "{\"error\":\"invalid_grant\"}"), times: nil))
+            let rejected = try await cli.run(["token", "--force-refresh", "--json"])
+            #expect(rejected.status == 4, "\(rejected.stderr)")
+            let error = try #require(try JSONValue(parsing: rejected.stderr)["error"])
+            #expect(error["category"] == "reauthenticate")
+            #expect(error["cause"] == "grantRejected")
+            #expect(await Self.refreshCount(cli) == 1, "the refused refresh was not sent again")
+            let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
+            #expect(status["state"] == "unauthenticated")
+            let again = try await cli.run(["token"])
+            #expect(again.status == 4)
+            #expect(again.stderr.contains("sign in again: versola login"))
+            #expect(await Self.refreshCount(cli) == 1)
+            #expect(try Self.agentPID(cli) == agent)
+            #expect(try !Self.mapsLibcurl(agent), "libcurl is mapped in the agent")
+            await cli.idp.provider.clearFaults()
+        }
+    }
+}
+
+/// How the agent reads a refresh process that ends in ways the engine never would (real
+/// processes: small scripts in place of the engine).
+@Suite("the refresh process's endings")
+struct RefreshChildEndingScenarios {
+    /// The result of running `script` as the refresh process.
+    static func refresh(with script: String) async throws -> Result<AgentTokenResult, VersolaError> {
+        let home = try TemporaryDirectory()
+        let path = home.path + "/engine"
+        try CLIHarness.writeExecutable(Array(("#!/bin/sh\n" + script + "\n").utf8), to: path)
+        let child = RefreshChild(executable: path, environment: ["PATH": "/usr/bin:/bin", "VERSOLA_PASSPHRASE_FD": "9"])
+        let location = SessionHost.Location(
+            directories: XDGDirectories(
+                stateHome: URL(fileURLWithPath: home.path + "/state"), configHome: URL(fileURLWithPath: home.path + "/config")),
+            profile: "work")
+        do throws(VersolaError) {
+            return .success(try await child.refresh(location, forced: true))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether `result` is the error of a refresh whose outcome is unknown (never retried).
+    static func isLost(_ result: Result<AgentTokenResult, VersolaError>) -> Bool {
+        guard case .failure(.recoverable(.network(let failure))) = result else { return false }
+        return failure.kind == .failedAfterSending && failure.requestBytesWritten
+    }
+
+    @Test("the token it prints is read, its RFC 3339 expiry as seconds; it runs with the caller's directories and argv")
+    func printedToken() async throws {
+        let result = try await Self.refresh(
+            with: """
+                [ "$*" = "--profile work --no-agent --json token --format json --force-refresh" ] || exit 9
+                [ "$XDG_STATE_HOME" = "${0%/engine}/state" ] && [ "$XDG_CONFIG_HOME" = "${0%/engine}/config" ] || exit 9
+                [ -z "$VERSOLA_PASSPHRASE_FD" ] || exit 9
+                echo '{"accessToken":"at-1","tokenType":"DPoP","expiresAt":"2030-01-02T03:04:05Z"}'
+                """)
+        let token = try result.get()
+        #expect(token.value == "at-1")
+        #expect(token.tokenType == .dpop)
+        #expect(token.expiresAt == 1_893_553_445)
+    }
+
+    @Test("E13: its --json error comes back as the same VersolaError, exit status and all")
+    func reportedError() async throws {
+        let result = try await Self.refresh(
+            with: """
+                echo 'versola: a warning first' >&2
+                echo '{"error":{"category":"reauthenticate","cause":"grantRejected","message":"m"}}' >&2
+                exit 4
+                """)
+        #expect(throws: VersolaError.reauthenticate(.grantRejected)) { try result.get() }
+    }
+
+    @Test("R9: killed by a signal, an unreadable answer or an error that does not match its exit status is a recoverable failure, never a retry")
+    func unknownOutcomes() async throws {
+        #expect(Self.isLost(try await Self.refresh(with: "kill -9 $$")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo 'not json'")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"accessToken\":\"a\",\"expiresAt\":\"soon\"}'")))
+        #expect(
+            Self.isLost(
+                try await Self.refresh(
+                    with: "echo '{\"error\":{\"category\":\"reauthenticate\",\"cause\":\"grantRejected\"}}' >&2; exit 3")))
+        #expect(Self.isLost(try await Self.refresh(with: "exit 4")))
+    }
+}
