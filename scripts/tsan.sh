@@ -3,10 +3,15 @@
 # (.build-tsan), and fails when a test fails or when ThreadSanitizer reports anything.
 #   scripts/tsan.sh            # build and run every test
 #   scripts/tsan.sh FILTER     # only the tests matching FILTER (swift test --filter)
+#   scripts/tsan.sh --build-only / --skip-build [FILTER]
+#                              # the build alone / the tests alone (make test runs interop
+#                              # beside the build, which is the longer)
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 build_path=.build-tsan
+mode=${1:-}
+case "$mode" in --build-only | --skip-build) shift ;; *) mode="" ;; esac
 work=$(temp_dir)
 log="$work/test.log"
 
@@ -40,13 +45,16 @@ export VERSOLA_SANITIZER=thread
 # The Swift backtracer can hang for minutes after a crash under a sanitizer.
 export SWIFT_BACKTRACE=enable=no
 
-echo "== build (thread sanitizer, $build_path)"
-if ! swift build --build-tests --build-path "$build_path" --sanitize thread >"$work/build.log" 2>&1; then
-  grep -E 'error:' "$work/build.log" | head -n 30 >&2 || true
-  tail -n 20 "$work/build.log" >&2
-  exit 1
+if [ "$mode" != --skip-build ]; then
+  echo "== build (thread sanitizer, $build_path)"
+  if ! swift build --build-tests --build-path "$build_path" --sanitize thread >"$work/build.log" 2>&1; then
+    grep -E 'error:' "$work/build.log" | head -n 30 >&2 || true
+    tail -n 20 "$work/build.log" >&2
+    exit 1
+  fi
+  tail -n 1 "$work/build.log"
 fi
-tail -n 1 "$work/build.log"
+[ "$mode" = --build-only ] && exit 0
 
 echo "== tests (thread sanitizer)"
 filter=()
