@@ -5,8 +5,8 @@
 #   scripts/agent-rss.sh PREFIX IDP_BINARY [--profile]
 # PREFIX is what `make install PREFIX=...` filled; IDP_BINARY a built versola-test-idp.
 # scripts/cli-bench.sh runs it on the layout it installs.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 prefix=$1 idp_bin=$2 profile=${3:-}
 front="$prefix/bin/versola"
 engine="$prefix/libexec/versola/versola"
@@ -14,22 +14,18 @@ engine="$prefix/libexec/versola/versola"
 work=$(mktemp -d /tmp/versola-agent-rss.XXXXXX)
 mkdir -m 700 "$work/run"
 export HOME="$work" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_DIR="$work/run"
-idp_pid=""
 stop_agent() {
   "$front" agent --stop >/dev/null 2>&1 || true
   for _ in $(seq 1 100); do pgrep -f "^$engine agent" >/dev/null || break; sleep 0.05; done
 }
 cleanup() {
   stop_agent
-  if [ -n "$idp_pid" ]; then kill "$idp_pid" 2>/dev/null || true; fi
   rm -rf "$work" 2>/dev/null || { sleep 0.2; rm -rf "$work" 2>/dev/null; } || true
 }
-trap cleanup EXIT
+on_exit cleanup
 
-"$idp_bin" --port 0 --auto-login > "$work/idp.out" 2>&1 &
-idp_pid=$!
-for _ in $(seq 1 100); do [ -s "$work/idp.out" ] && break; sleep 0.05; done
-issuer=$(head -n 1 "$work/idp.out")
+start_test_idp "$(dirname "$idp_bin")" "$work/idp.out" --auto-login || die "the test provider did not start"
+issuer=$test_idp_issuer
 "$front" login --issuer "$issuer" --client-id versola-test --browser-command 'curl -sL -o /dev/null %s' \
   >/dev/null 2>"$work/login.err" || { cat "$work/login.err" >&2; exit 1; }
 
