@@ -11,6 +11,20 @@ public enum Base64URL {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// The two symbols of each 12-bit value, the first in the low byte: an encoder looks up
+    /// two symbols at once.
+    private static let symbolPairs: [UInt16] = (0..<4096).map { value in
+        UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 63]) << 8
+    }
+
+    /// For each of the four positions in a group, every byte's 6-bit value already shifted to
+    /// its place in the group's 24 bits, or ``invalidGroupBit`` for bytes outside the alphabet:
+    /// a group decodes as four lookups ORed together and one test.
+    private static let groupValues: [UInt32] = (0..<4).flatMap { position in
+        values.map { $0 == 0xFF ? invalidGroupBit : UInt32($0) << (18 - 6 * position) }
+    }
+    private static let invalidGroupBit: UInt32 = 1 << 24
+
     /// 0xFF for bytes outside the alphabet, else the 6-bit value.
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -52,36 +66,36 @@ public enum Base64URL {
     /// bytes, and returns the number written.
     @discardableResult
     static func encode(_ input: [UInt8], into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        input.withUnsafeBufferPointer { source in
-            alphabet.withUnsafeBufferPointer { table in encode(source, into: output, table: table) }
-        }
+        input.withUnsafeBufferPointer { source in encode(source, into: output) }
     }
 
     /// Writes the encoding of bytes held elsewhere into `output`, which holds at least
     /// `encodedLength(input.count)` bytes, and returns the number written (a DPoP proof is
     /// written this way straight into its string).
     package static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        alphabet.withUnsafeBufferPointer { table in encode(input, into: output, table: table) }
+        alphabet.withUnsafeBufferPointer { table in
+            symbolPairs.withUnsafeBufferPointer { pairs in encode(input, into: output, table: table, pairs: pairs) }
+        }
     }
 
     /// The loop of ``encode(_:into:)`` over raw buffers: this runs for every signature and proof,
-    /// so no index is checked twice (the lengths are checked once, by the caller's arithmetic).
+    /// so no index is checked twice (the lengths are checked once, by the caller's arithmetic),
+    /// and each three bytes become four symbols in two lookups and one store.
     private static func encode(
         _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
-        table: UnsafeBufferPointer<UInt8>
+        table: UnsafeBufferPointer<UInt8>, pairs: UnsafeBufferPointer<UInt16>
     ) -> Int {
         precondition(output.count >= encodedLength(input.count), "base64url output too small")
-        guard let source = input.baseAddress, let target = output.baseAddress, let symbols = table.baseAddress
+        guard let source = input.baseAddress, let target = output.baseAddress, let symbols = table.baseAddress,
+            let symbolPairs = pairs.baseAddress
         else { return 0 }
         var written = 0
         var index = 0
         let whole = input.count - input.count % 3
         while index < whole {
-            let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
-            target[written] = symbols[Int(chunk >> 18 & 63)]
-            target[written + 1] = symbols[Int(chunk >> 12 & 63)]
-            target[written + 2] = symbols[Int(chunk >> 6 & 63)]
-            target[written + 3] = symbols[Int(chunk & 63)]
+            let chunk = Int(source[index]) << 16 | Int(source[index + 1]) << 8 | Int(source[index + 2])
+            let four = UInt32(symbolPairs[chunk >> 12]) | UInt32(symbolPairs[chunk & 0xFFF]) << 16
+            UnsafeMutableRawPointer(target + written).storeBytes(of: four.littleEndian, as: UInt32.self)
             written += 4
             index += 3
         }
@@ -157,20 +171,26 @@ public enum Base64URL {
         return try values.withUnsafeBufferPointer { table throws(Base64URLError) -> Int in
             var read = 0
             var written = 0
-            // Whole groups of four characters: three bytes each. A value of 0xFF (outside
-            // the alphabet) has its high bit set, so one test covers all four.
-            while count - read >= 4 {
-                let a = table[Int(input[read])]
-                let b = table[Int(input[read + 1])]
-                let c = table[Int(input[read + 2])]
-                let d = table[Int(input[read + 3])]
-                if (a | b | c | d) & 0x80 != 0 { break }
-                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                output[written + 2] = UInt8(truncatingIfNeeded: group)
-                written += 3
-                read += 4
+            try groupValues.withUnsafeBufferPointer { groups throws(Base64URLError) in
+                guard let shifted = groups.baseAddress, let target = output.baseAddress else { return }
+                // Whole groups of four characters: three bytes each. While the decoded length leaves
+                // a fourth byte, the group is stored as one word (its spare byte, still inside the
+                // decoded bytes, is overwritten next); nothing past that length is written.
+                while count - read >= 4 {
+                    let group =
+                        shifted[Int(input[read])] | shifted[256 + Int(input[read + 1])] | shifted[512 + Int(input[read + 2])]
+                        | shifted[768 + Int(input[read + 3])]
+                    if group & invalidGroupBit != 0 { break }
+                    if written + 4 <= length {
+                        UnsafeMutableRawPointer(target + written).storeBytes(of: (group << 8).bigEndian, as: UInt32.self)
+                    } else {
+                        target[written] = UInt8(truncatingIfNeeded: group >> 16)
+                        target[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                        target[written + 2] = UInt8(truncatingIfNeeded: group)
+                    }
+                    written += 3
+                    read += 4
+                }
             }
             // The tail (two or three characters), or the group holding a bad character.
             var accumulator: UInt32 = 0

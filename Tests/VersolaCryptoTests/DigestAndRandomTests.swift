@@ -1,3 +1,5 @@
+import CVersolaSystem
+import Glibc
 import Testing
 @testable import VersolaCrypto
 
@@ -35,6 +37,53 @@ import Testing
         let b = SecureRandom.bytes(32)
         #expect(a.count == 32)
         #expect(a != b)
+    }
+
+    /// Short draws come from a page of the kernel's bytes: across several refills of the page,
+    /// no draw repeats another and none is the zeros a wiped, unrefilled page would give.
+    @Test func shortDrawsAcrossRefillsNeverRepeat() {
+        var seen = Set<[UInt8]>()
+        for _ in 0..<2_000 {
+            let draw = SecureRandom.bytes(16)
+            #expect(draw.contains { $0 != 0 })
+            seen.insert(draw)
+        }
+        #expect(seen.count == 2_000)
+        // Sizes beside the page's limit of 64 bytes, drawn between short ones.
+        for size in [1, 63, 64, 65, 200] {
+            #expect(SecureRandom.bytes(size).count == size)
+        }
+    }
+
+    /// A forked child must not hand out the bytes its parent hands out next: the kernel wipes
+    /// the page in the child (MADV_WIPEONFORK), so the child draws afresh. Without that the two
+    /// draws below are equal.
+    @Test func aForkedChildDrawsOtherBytesThanItsParent() throws {
+        _ = SecureRandom.bytes(16)  // the page of this thread now holds unread bytes
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let child = fork()
+        if child == 0 {
+            var draw = [UInt8](repeating: 0, count: 16)
+            let status = versola_random_bytes(&draw, 16)
+            _ = write(ends[1], draw, status == 0 ? 16 : 0)
+            _exit(0)
+        }
+        close(ends[1])
+        defer { close(ends[0]) }
+        try #require(child > 0)
+        let parentDraw = SecureRandom.bytes(16)
+        var childDraw = [UInt8](repeating: 0, count: 16)
+        var got = 0
+        while got < 16 {
+            let count = childDraw.withUnsafeMutableBytes { read(ends[0], $0.baseAddress! + got, 16 - got) }
+            if count <= 0 { break }
+            got += count
+        }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(got == 16)
+        #expect(childDraw != parentDraw)
     }
 
     /// `getrandom` may return fewer bytes than asked above 256; every byte must still be drawn.

@@ -24,6 +24,54 @@ import VersolaCrypto
         }
     }
 
+    /// The table-driven encoder and decoder against the definition, six bits at a time: every
+    /// byte value at each position of a group, and the symbol of every 6-bit value.
+    @Test func agreesWithTheBitByBitDefinition() throws {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        func reference(_ bytes: [UInt8]) -> String {
+            var bits = 0
+            var pending = 0
+            var out: [UInt8] = []
+            for byte in bytes {
+                bits = bits << 8 | Int(byte)
+                pending += 8
+                while pending >= 6 {
+                    pending -= 6
+                    out.append(alphabet[(bits >> pending) & 63])
+                }
+            }
+            if pending > 0 { out.append(alphabet[(bits << (6 - pending)) & 63]) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        for value in 0...255 {
+            for count in 1...7 {
+                for position in 0..<count {
+                    var bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ value) }
+                    bytes[position] = UInt8(value)
+                    let text = Base64URL.encode(bytes)
+                    #expect(text == reference(bytes))
+                    #expect(try Base64URL.decode(text) == bytes)
+                }
+            }
+        }
+    }
+
+    /// Decoding into a larger buffer writes the decoded bytes and nothing after them (groups are
+    /// stored a word at a time inside the decoded length only).
+    @Test func decodingWritesNothingPastTheDecodedLength() throws {
+        for count in 0...24 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 7) }
+            var text = Array(Base64URL.encode(bytes).utf8)
+            var output = [UInt8](repeating: 0xA5, count: count + 8)
+            let written = try text.withUnsafeMutableBytes { input in
+                try output.withUnsafeMutableBufferPointer { try Base64URL.decode(UnsafeRawBufferPointer(input), into: $0) }
+            }
+            #expect(written == count)
+            #expect(Array(output[..<count]) == bytes)
+            #expect(output[count...].allSatisfy { $0 == 0xA5 })
+        }
+    }
+
     @Test func rejectsCharactersOutsideTheAlphabet() {
         #expect(throws: Base64URLError.invalidCharacter(offset: 2)) { try Base64URL.decode("Zm+v") }
         #expect(throws: Base64URLError.invalidCharacter(offset: 2)) { try Base64URL.decode("Zm/v") }

@@ -51,6 +51,14 @@ int versola_pipe_close_on_exec(int ends[2]);
 /// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34). 0 on success.
 int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+// MARK: - Random bytes
+
+/// `count` bytes of the kernel's random generator into `out`. Requests of up to 64 bytes are
+/// served from a page of the kernel's bytes kept per thread (wiped on fork, wiped as it is read;
+/// random.c says why); longer ones, and any request where the kernel cannot wipe a page on fork,
+/// are a `getrandom` call each. 0 on success, else the `errno` of the failed call.
+int versola_random_bytes(uint8_t *out, size_t count);
+
 // MARK: - OpenSSL
 
 /// `OPENSSL_free` is a macro.

@@ -1,3 +1,4 @@
+import Foundation
 import VersolaHTTP
 import Synchronization
 import VersolaCrypto
@@ -29,7 +30,10 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     let signingInputPrefix: [UInt8]
     /// The `ath` of the access token proofs were last made for: a token is sent with many
     /// requests in its lifetime, and hashing it again for each proof is wasted work.
-    let lastTokenHash = TokenHashCache()
+    let lastTokenHash = LastValueCache<String, String>()
+    /// The `htu` of the URL proofs were last made for: an application sends many requests to
+    /// one resource, and normalising its URL again for each proof is wasted work.
+    let lastTargetURI = LastValueCache<URL, String>()
 
     /// Generates a fresh key from the system's secure random source.
     /// - Throws: `.configuration(.invalidConfiguration)` when the crypto library cannot make a key.
@@ -85,17 +89,4 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The thumbprint only (public: it is sent as `dpop_jkt`); never the private key.
     public var description: String { "DPoPKey(jkt \(thumbprint))" }
-}
-
-/// One access token and its `ath`, shared by the copies of a ``DPoPKey``.
-final class TokenHashCache: Sendable {
-    private let entry = Mutex<(token: String, hash: String)?>(nil)
-
-    /// The `ath` of `token`, computed once while it stays the last token asked for.
-    func hash(of token: String) -> String {
-        if let cached = entry.withLock({ $0 }), cached.token == token { return cached.hash }
-        let hash = DPoPProof.accessTokenHash(token)
-        entry.withLock { $0 = (token, hash) }
-        return hash
-    }
 }

@@ -36,10 +36,11 @@ public enum DPoPProof {
         key: DPoPKey, method: HTTPMethod, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date,
         random: any RandomSource
     ) throws(VersolaError) -> String {
-        try make(
-            key: key, method: method.rawValue, targetURI: targetURI(of: url),
-            accessTokenHash: accessToken.map(key.lastTokenHash.hash(of:)), nonce: nonce, issuedAt: issuedAt,
-            jti: random.bytes(jtiByteCount))
+        var accessTokenHash: String?
+        if let accessToken { accessTokenHash = key.lastTokenHash.value(for: accessToken, Self.accessTokenHash) }
+        return try make(
+            key: key, method: method.rawValue, targetURI: key.lastTargetURI.value(for: url, Self.targetURI(of:)),
+            accessTokenHash: accessTokenHash, nonce: nonce, issuedAt: issuedAt, jti: random.bytes(jtiByteCount))
     }
 
     /// Makes one proof from prepared parts (the sender computes `htu` and `ath` once per
@@ -51,44 +52,29 @@ public enum DPoPProof {
         key: DPoPKey, method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Date,
         jti: [UInt8]
     ) throws(VersolaError) -> String {
-        var claims: [UInt8] = []
-        claims.reserveCapacity(160 + targetURI.utf8.count + (nonce?.utf8.count ?? 0))
-        appendLiteral(#"{"jti":""#, to: &claims)
-        Base64URL.append(encoding: jti, to: &claims)
-        appendLiteral(#"","htm":"#, to: &claims)
-        appendJSONString(method, to: &claims)
-        appendLiteral(#","htu":"#, to: &claims)
-        appendJSONString(targetURI, to: &claims)
-        appendLiteral(#","iat":"#, to: &claims)
-        appendDecimal(Int64(issuedAt.timeIntervalSince1970.rounded(.down)), to: &claims)
-        if let accessTokenHash {
-            appendLiteral(#","ath":"#, to: &claims)
-            appendJSONString(accessTokenHash, to: &claims)
-        }
-        if let nonce {
-            appendLiteral(#","nonce":"#, to: &claims)
-            appendJSONString(nonce, to: &claims)
-        }
-        claims.append(UInt8(ascii: "}"))
-        return try assemble(key: key, claims: claims)
+        let privateKey = key.privateKey
+        let prefix = key.signingInputPrefix
+        return try withClaimsJSON(
+            jti: jti, method: method, targetURI: targetURI, accessTokenHash: accessTokenHash, nonce: nonce,
+            issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down))
+        ) { claims throws(VersolaError) in try assemble(prefix: prefix, privateKey: privateKey, claims: claims) }
     }
 
     /// The compact JWS of `claims` under the key's header, written straight into the string it
     /// ends up in: the signing input is signed where it lies, and the signature, its digest and
     /// its DER form stay in scratch space.
-    private static func assemble(key: DPoPKey, claims: [UInt8]) throws(VersolaError) -> String {
-        let prefix = key.signingInputPrefix
+    private static func assemble(
+        prefix: [UInt8], privateKey: P256PrivateKey, claims: UnsafeBufferPointer<UInt8>
+    ) throws(VersolaError) -> String {
         let signingInputLength = prefix.count + Base64URL.encodedLength(claims.count)
         let length = signingInputLength + 1 + Base64URL.encodedLength(64)
         var failure: CryptoError?
         let proof = String(unsafeUninitializedCapacity: length) { output in
             _ = UnsafeMutableBufferPointer(rebasing: output[..<prefix.count]).initialize(from: prefix)
-            _ = claims.withUnsafeBufferPointer { claims in
-                Base64URL.encode(claims, into: UnsafeMutableBufferPointer(rebasing: output[prefix.count..<signingInputLength]))
-            }
+            _ = Base64URL.encode(claims, into: UnsafeMutableBufferPointer(rebasing: output[prefix.count..<signingInputLength]))
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { signature in
                 do throws(CryptoError) {
-                    try key.privateKey.signES256(UnsafeBufferPointer(rebasing: output[..<signingInputLength]), into: signature)
+                    try privateKey.signES256(UnsafeBufferPointer(rebasing: output[..<signingInputLength]), into: signature)
                 } catch {
                     failure = error
                     return 0
@@ -185,59 +171,4 @@ public enum DPoPProof {
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
-
-    /// Appends a fixed piece of the claims (one copy of the literal's bytes).
-    private static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
-        literal.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
-
-    /// Appends `value` in decimal, as JSON writes an integer.
-    private static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for any Int64's 19 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
-    }
-
-    /// Appends `text` as a JSON string: `"`, `\` and control characters escaped.
-    private static func appendJSONString(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Methods, URLs, hashes and nonces almost never need escaping: then one copy, scanned
-        // and copied as a buffer (a native string's UTF-8 is contiguous).
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                return false
-            }
-            output.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case 0..<0x20:
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -1,9 +1,8 @@
 import VersolaCrypto
 
-/// The real random source: the kernel's generator through ``SecureRandom`` (one `getrandom`
-/// call per use). Suitable for secrets; it keeps no state in the process, so a forked child
-/// never repeats its parent's bytes, and it costs less than OpenSSL's DRBG for the short
-/// values drawn on every request (a DPoP proof's `jti`).
+/// The real random source: the kernel's generator through ``SecureRandom``. Suitable for
+/// secrets: short values (a DPoP proof's `jti`) come from a per-thread page of the kernel's
+/// bytes that a forked child finds wiped, so parent and child never repeat each other's bytes.
 public struct SystemRandomSource: RandomSource {
     /// Creates the source.
     public init() {}

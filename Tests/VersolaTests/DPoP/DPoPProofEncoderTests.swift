@@ -34,4 +34,37 @@ import VersolaJOSE
             #expect(text.utf8.count == jws.signingInput.count + 1 + 86)
         }
     }
+
+    @Test("D2: iat is the whole seconds of the clock, written as JSON writes an integer, at any magnitude")
+    func issuedAtDigits() throws {
+        let key = try DPoPKey.generate()
+        let jti = [UInt8](repeating: 1, count: DPoPProof.jtiByteCount)
+        for (seconds, expected) in [(0.0, 0), (9.99, 9), (10, 10), (-1.5, -2), (1_735_689_600, 1_735_689_600), (99_999_999_999, 99_999_999_999)]
+        as [(Double, Int64)] {
+            let text = try DPoPProof.make(
+                key: key, method: "GET", targetURI: "https://a.example/", accessTokenHash: nil, nonce: nil,
+                issuedAt: Date(timeIntervalSince1970: seconds), jti: jti)
+            #expect(try JWTClaims(payload: JWS(compact: text).payload).object["iat"] == .integer(expected))
+        }
+    }
+
+    @Test("D2: one key's proofs for URLs and tokens that alternate each carry their own htu and ath (nothing kept for the last one leaks into the next)")
+    func alternatingTargetsAndTokens() throws {
+        let key = try DPoPKey.generate()
+        let targets = [
+            ("https://API.example:443/v1/a?x=1", "https://api.example/v1/a"), ("http://api.example:80", "http://api.example/"),
+            ("https://api.example/v1/b#f", "https://api.example/v1/b"),
+        ]
+        let tokens = ["token-one", "token-two"]
+        for round in 0..<12 {
+            let (text, htu) = targets[round % targets.count]
+            let token = tokens[round % tokens.count]
+            let proof = try DPoPProof.make(
+                key: key, method: .post, url: try #require(URL(string: text)), accessToken: token, issuedAt: Date(),
+                random: SystemRandomSource())
+            let claims = try JWTClaims(payload: JWS(compact: proof).payload).object
+            #expect(claims["htu"] == .string(htu))
+            #expect(claims["ath"] == .string(DPoPProof.accessTokenHash(token)))
+        }
+    }
 }
