@@ -28,6 +28,16 @@ extension JSONValue {
         try JSONParser.skim(bytes)
     }
 
+    /// ``skimObject(_:)`` that hands each member of the top-level object to `visit` as it is
+    /// read, in order, instead of collecting them: nothing is allocated for a claims set.
+    /// `visit` may see members of a text that later turns out invalid (the error still comes).
+    /// - Returns: whether the text is an object.
+    package static func skimObject(
+        _ bytes: UnsafeBufferPointer<UInt8>, visit: (JSONMemberSpan) -> Void
+    ) throws(JSONError) -> Bool {
+        try JSONParser.skim(bytes, visit: visit)
+    }
+
     /// ``init(parsing:)-(Collection<UInt8>)`` over a buffer, with no generic entry between
     /// modules (the members of a skimmed object are parsed this way, one at a time).
     package init(parsingBuffer bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
@@ -41,23 +51,30 @@ private typealias SkimmedString = (range: Range<Int>, decoded: String?)
 extension JSONParser {
     /// ``parse(_:)`` without building: the same grammar, checks, errors and positions.
     static func skim(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> [JSONMemberSpan]? {
+        var members: [JSONMemberSpan] = []
+        members.reserveCapacity(32)
+        return try skim(bytes) { members.append($0) } ? members : nil
+    }
+
+    /// ``skim(_:)`` handing the top-level object's members to `visit`; whether it is an object.
+    static func skim(_ bytes: UnsafeBufferPointer<UInt8>, visit: (JSONMemberSpan) -> Void) throws(JSONError) -> Bool {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
-        var members: [JSONMemberSpan]?
-        if !parser.atEnd, bytes[parser.position] == UInt8(ascii: "{") {
-            members = try parser.skimObject(expectedMembers: 32)
+        let isObject = !parser.atEnd && bytes[parser.position] == UInt8(ascii: "{")
+        if isObject {
+            try parser.skimObject(visit: visit)
         } else {
             try parser.skimValue()
         }
         parser.skipWhitespace()
         if parser.position != bytes.count { throw JSONError(.trailingCharacters, at: parser.position) }
-        return members
+        return isObject
     }
 
     private mutating func skimValue() throws(JSONError) {
         guard !atEnd else { throw failure(.unexpectedEnd) }
         switch bytes[position] {
-        case UInt8(ascii: "{"): _ = try skimObject(expectedMembers: 8)
+        case UInt8(ascii: "{"): try skimObject { _ in }
         case UInt8(ascii: "["): try skimArray()
         case UInt8(ascii: "\""): _ = try skimString()
         // Literals, numbers and wrong bytes: the parser's own code (a scalar is all it makes).
@@ -97,6 +114,7 @@ extension JSONParser {
 
     /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F (the exact
     /// "has a zero byte" and "has a byte below n" tests of bit-twiddling lore).
+    @inline(__always)
     private static func needsLook(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -120,24 +138,21 @@ extension JSONParser {
         }
     }
 
-    /// An object's members; room for `expectedMembers` is made at once (claims sets have a
-    /// score of members, nested objects a few).
-    private mutating func skimObject(expectedMembers: Int) throws(JSONError) -> [JSONMemberSpan] {
+    /// An object's members, each handed to `visit` once its value is read.
+    private mutating func skimObject(visit: (JSONMemberSpan) -> Void) throws(JSONError) {
         try enterContainer()
-        var members: [JSONMemberSpan] = []
         if !atEnd, bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return members
+            return
         }
-        members.reserveCapacity(expectedMembers)
         var names = NameCheck()
         while true {
             guard !atEnd else { throw failure(.unexpectedEnd) }
             guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
             let nameOffset = position
             let name = try skimString()
-            try names.insert(name, at: nameOffset, members: members, bytes: bytes)
+            try names.insert(name, at: nameOffset, bytes: bytes)
             skipWhitespace()
             guard !atEnd else { throw failure(.unexpectedEnd) }
             guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
@@ -145,44 +160,69 @@ extension JSONParser {
             skipWhitespace()
             let valueStart = position
             try skimValue()
-            members.append(JSONMemberSpan(nameRange: name.range, decodedName: name.decoded, valueRange: valueStart..<position))
-            if try endOfItem(closing: UInt8(ascii: "}")) { return members }
+            visit(JSONMemberSpan(nameRange: name.range, decodedName: name.decoded, valueRange: valueStart..<position))
+            if try endOfItem(closing: UInt8(ascii: "}")) { return }
         }
     }
 }
 
 /// The duplicate-name check of ``JSONParser/parseObject()`` over skimmed names: the same
-/// fingerprint filter for the first 32 members, then the same set, compared by code units.
+/// fingerprint filter for the first 32 members, then the same set, compared by code units. It
+/// keeps where the first 32 names are (and the few that had to be decoded), so a name whose
+/// fingerprint was seen is compared only with the names of that fingerprint.
 private struct NameCheck {
+    private static let filtered = 32
     private var filter = (low: UInt64(0), high: UInt64(0))
+    private var count = 0
+    private var ranges = InlineArray<32, Range<Int>>(repeating: 0..<0)
+    private var fingerprints = InlineArray<32, UInt8>(repeating: 0)
+    /// The decoded names among the first 32, by index (names with escapes are rare).
+    private var decoded: [Int: String] = [:]
     private var seen: Set<CodeUnitName>?
 
-    mutating func insert(
-        _ name: SkimmedString, at offset: Int, members: [JSONMemberSpan], bytes: UnsafeBufferPointer<UInt8>
-    ) throws(JSONError) {
+    mutating func insert(_ name: SkimmedString, at offset: Int, bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
         let raw = UnsafeBufferPointer(rebasing: bytes[name.range])
-        if members.count < 32 {
-            let fingerprint = name.decoded.map { JSONParser.fingerprint(of: $0.utf8) } ?? JSONParser.fingerprint(of: raw)
-            let bit = UInt64(1) << (fingerprint & 63)
-            let seenBefore = fingerprint < 64 ? filter.low & bit != 0 : filter.high & bit != 0
-            if seenBefore {
-                let duplicate = members.contains { member in
-                    member.withNameBytes(in: bytes) { earlier in
-                        Self.withBytes(of: name, raw) { earlier.elementsEqual($0) }
-                    }
-                }
-                if duplicate { throw JSONError(.duplicateMember(Self.text(of: name, raw)), at: offset) }
-            }
-            if fingerprint < 64 { filter.low |= bit } else { filter.high |= bit }
-        } else {
-            if seen == nil {
-                seen = Set(members.map { member in CodeUnitName(text: member.withNameBytes(in: bytes) { String(decoding: $0, as: UTF8.self) }) })
-            }
+        defer { count += 1 }
+        guard count < Self.filtered else {
+            if seen == nil { seen = Set((0..<Self.filtered).map { CodeUnitName(text: self.text(at: $0, in: bytes)) }) }
             let text = Self.text(of: name, raw)
             if seen?.insert(CodeUnitName(text: text)).inserted == false {
                 throw JSONError(.duplicateMember(text), at: offset)
             }
+            return
         }
+        let fingerprint = Self.withBytes(of: name, raw, Self.fingerprint(of:))
+        let bit = UInt64(1) << (fingerprint & 63)
+        let seenBefore = fingerprint < 64 ? filter.low & bit != 0 : filter.high & bit != 0
+        if seenBefore {
+            for index in 0..<count where fingerprints[index] == fingerprint {
+                let same = withBytes(at: index, in: bytes) { earlier in Self.withBytes(of: name, raw) { earlier.elementsEqual($0) } }
+                if same { throw JSONError(.duplicateMember(Self.text(of: name, raw)), at: offset) }
+            }
+        }
+        if fingerprint < 64 { filter.low |= bit } else { filter.high |= bit }
+        ranges[count] = name.range
+        fingerprints[count] = fingerprint
+        if let text = name.decoded { decoded[count] = text }
+    }
+
+    /// A 7-bit filter value of a name from its length and three of its bytes: names that
+    /// differ there (nearly all claim names do) never need comparing. Any function of the
+    /// bytes would be exact, as equal fingerprints only lead to a comparison.
+    private static func fingerprint(of name: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        guard let first = name.first, let last = name.last else { return 0 }
+        let mixed = name.count &* 0x9D &+ Int(first) &* 0x3B &+ Int(name[name.count / 2]) &* 0x61 &+ Int(last)
+        return UInt8(truncatingIfNeeded: mixed ^ mixed >> 7) & 127
+    }
+
+    /// Runs `body` with the UTF-8 of the name kept at `index`.
+    private func withBytes<R>(at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard var text = decoded[index] else { return body(UnsafeBufferPointer(rebasing: bytes[ranges[index]])) }
+        return text.withUTF8(body)
+    }
+
+    private func text(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        decoded[index] ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self)
     }
 
     private static func withBytes<R>(

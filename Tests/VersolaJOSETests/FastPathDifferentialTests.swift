@@ -41,7 +41,7 @@ struct FastPathDifferentialTests {
     @Test(
         "A7: skimming rejects what the strict parser rejects, with the same error",
         arguments: [
-            #"{"a":1,"\u0061":2}"#, #"{"é":1,"é":2}"#, #"{"a":{"b":1,"b":2}}"#, #"[{"x":"\ud800"}]"#,
+            #"{"a":1,"\u0061":2}"#, #"{"\u0061":1,"b":0,"a":2}"#, #"{"é":1,"é":2}"#, #"{"a":{"b":1,"b":2}}"#, #"[{"x":"\ud800"}]"#,
             "{\"a\":\"\u{01}\"}", #"{"a":01}"#, #"{"a":1e999}"#, #"{"a":99999999999999999999}"#, #"{"a":1,}"#, #"{"a" 1}"#,
             #"{"a":tru}"#, #"{"a":1} x"#, String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
         ])
@@ -58,6 +58,26 @@ struct FastPathDifferentialTests {
         let error = #expect(throws: JSONError.self) { try bytes.withUnsafeBufferPointer { try JSONValue.skimObject($0) } }
         #expect(error?.reason == .duplicateMember("k3"))
         #expect(FastPathDifferential.jsonDisagreement(bytes) == nil)
+    }
+
+    @Test("A7: the names kept for the duplicate check (escaped ones too) find every duplicate and no false one, before and past 32 members")
+    func namesKeptForTheDuplicateCheck() throws {
+        // 64 distinct names share 128 fingerprints: collisions happen and must not be taken for duplicates.
+        let distinct = (0..<64).map { $0 % 5 == 0 ? #""n\u00e9\#($0)":0"# : #""name\#($0)":0"# }
+        for count in [31, 32, 33, 64] {
+            let bytes = Array("{\(distinct.prefix(count).joined(separator: ","))}".utf8)
+            let members = try bytes.withUnsafeBufferPointer { try JSONValue.skimObject($0) }
+            #expect(members?.count == count)
+            #expect(FastPathDifferential.jsonDisagreement(bytes) == nil)
+            for repeated in [0, 5, count - 1] {
+                // The same name again, written with its escape undone or added.
+                let again = repeated % 5 == 0 ? #""né\#(repeated)":1"# : #""na\u006de\#(repeated)":1"#
+                let duplicated = Array("{\(distinct.prefix(count).joined(separator: ",")),\(again)}".utf8)
+                let error = #expect(throws: JSONError.self) { try duplicated.withUnsafeBufferPointer { try JSONValue.skimObject($0) } }
+                #expect(error?.reason == .duplicateMember(repeated % 5 == 0 ? "né\(repeated)" : "name\(repeated)"))
+                #expect(FastPathDifferential.jsonDisagreement(duplicated) == nil)
+            }
+        }
     }
 
     @Test("A7: each skimmed member is where the strict parser found it, escapes and nesting included")

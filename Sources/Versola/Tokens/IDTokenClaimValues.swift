@@ -2,7 +2,7 @@ import Glibc
 import VersolaJOSE
 
 /// The claims of an ID token that validation and ``IDTokenClaims`` read, found in one pass over
-/// the members of the payload as skimmed in place (``JSONValue/skimObject(_:)``): a value is
+/// the members of the payload as skimmed in place (``JSONValue/skimObject(_:visit:)``): a value is
 /// built only for the claims read, by the strict parser, from the bytes of that member alone.
 ///
 /// Looking each name up on its own scanned the members fourteen times; one pass that tells the
@@ -20,14 +20,18 @@ struct IDTokenClaimValues {
     private let payload: UnsafeBufferPointer<UInt8>
     /// Where each claim's value starts and ends in `payload`, by ``Claim``'s raw value; -1 when
     /// absent. Positions, not values, so that finding the claims copies nothing.
-    private var starts = SIMD16<Int32>(repeating: -1)
-    private var ends = SIMD16<Int32>(repeating: -1)
+    private var starts: InlineArray<16, Int32>
+    private var ends: InlineArray<16, Int32>
 
-    /// Finds the claims above among `members` of `payload`; the others are left alone.
-    init(_ members: [JSONMemberSpan], in payload: UnsafeBufferPointer<UInt8>) {
+    /// Finds the claims above in `payload` as it is skimmed (the others are left alone), or
+    /// nil when `payload` is not a JSON object: malformed, with a duplicate member, or another value.
+    init?(payload: UnsafeBufferPointer<UInt8>) {
         self.payload = payload
-        guard payload.count <= Int(Int32.max) else { return }
-        for member in members {
+        var starts = InlineArray<16, Int32>(repeating: -1)
+        var ends = InlineArray<16, Int32>(repeating: -1)
+        let positionsFit = payload.count <= Int(Int32.max)
+        let isObject = try? JSONValue.skimObject(payload) { member in
+            guard positionsFit else { return }
             // A name without escapes is its own bytes, read where they are.
             let claim =
                 member.decodedName == nil
@@ -38,13 +42,15 @@ struct IDTokenClaimValues {
                 ends[claim.rawValue] = Int32(member.valueRange.upperBound)
             }
         }
+        guard isObject == true else { return nil }
+        self.starts = starts
+        self.ends = ends
     }
 
     /// Runs `body` with the claims of the payload `bytes`, or returns nil when they are not a
     /// JSON object.
     static func reading<R>(payload bytes: UnsafeBufferPointer<UInt8>, _ body: (IDTokenClaimValues) -> R) -> R? {
-        guard let members = try? JSONValue.skimObject(bytes) else { return nil }
-        return body(IDTokenClaimValues(members, in: bytes))
+        IDTokenClaimValues(payload: bytes).map(body)
     }
 
     /// The claim's value, or nil when the object has no member of that name.

@@ -13,16 +13,19 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
     public let subject: String
     /// The audiences, the client ID among them (`aud`).
     public let audiences: [String]
-    /// The person's display name, when present (`name`).
-    public let name: String?
+    /// The person's display name, when present (`name`). Read from the token when asked for,
+    /// as the four below: validation builds only what it checks.
+    public var name: String? { stringClaim(.name) }
     /// The person's e-mail address, when present (`email`).
-    public let email: String?
+    public var email: String? { stringClaim(.email) }
     /// The name the person prefers to be called by, when present (`preferred_username`).
-    public let preferredUsername: String?
+    public var preferredUsername: String? { stringClaim(.preferredUsername) }
     /// The authentication context class satisfied, when present (`acr`).
-    public let authenticationContextClass: String?
+    public var authenticationContextClass: String? { stringClaim(.authenticationContextClass) }
     /// When the person authenticated, when present (`auth_time`).
-    public let authenticationTime: Date?
+    public var authenticationTime: Date? {
+        claimValue(.authenticationTime).flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
+    }
     /// When the token expires (`exp`).
     public let expiration: Date
     /// When the token was issued (`iat`).
@@ -35,23 +38,14 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
     /// The compact token as received. Internal: a secret-adjacent credential.
     let rawToken: String
 
-    /// Creates the value from claims the validator has checked; `values` are those claims'
-    /// members, already found (``IDTokenClaimValues``).
-    init(
-        issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date,
-        values: IDTokenClaimValues, rawToken: String
-    ) {
+    /// Creates the value from claims the validator has checked in `rawToken`.
+    init(issuer: String, subject: String, audiences: [String], expiration: Date, issuedAt: Date, rawToken: String) {
         self.issuer = issuer
         self.subject = subject
         self.audiences = audiences
         self.expiration = expiration
         self.issuedAt = issuedAt
         self.rawToken = rawToken
-        name = values[.name]?.string
-        email = values[.email]?.string
-        preferredUsername = values[.preferredUsername]?.string
-        authenticationContextClass = values[.authenticationContextClass]?.string
-        authenticationTime = values[.authenticationTime].flatMap(NumericDate.seconds).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Reads a stored ID token that was validated when it was received, without checking it
@@ -63,22 +57,25 @@ public struct IDTokenClaims: Sendable, Hashable, CustomStringConvertible {
             let issuer = claims.issuer, let subject = claims.subject, let audiences = claims.audiences,
             let expiration = claims.expiration, let issuedAt = claims.issuedAt
         else { return nil }
-        var token = rawToken
-        let made = token.withUTF8 { bytes -> IDTokenClaims? in
-            guard let layout = try? JWS.layout(of: bytes) else { return nil }
-            var read: IDTokenClaims?
-            try? JWS.withParts(of: bytes, layout) { payload, _, _ in
-                read = IDTokenClaimValues.reading(payload: payload) { values in
-                    IDTokenClaims(
-                        issuer: issuer, subject: subject, audiences: audiences, expiration: expiration,
-                        issuedAt: issuedAt, values: values, rawToken: rawToken)
-                }
-            }
-            return read
-        }
-        guard let made else { return nil }
-        self = made
+        self.init(
+            issuer: issuer, subject: subject, audiences: audiences, expiration: expiration, issuedAt: issuedAt,
+            rawToken: rawToken)
     }
+
+    /// A claim of the token read where it lies (nil when absent or the token unreadable).
+    private func claimValue(_ claim: IDTokenClaimValues.Claim) -> JSONValue? {
+        var token = rawToken
+        return token.withUTF8 { bytes -> JSONValue? in
+            guard let layout = try? JWS.layout(of: bytes) else { return nil }
+            var value: JSONValue?
+            try? JWS.withParts(of: bytes, layout) { payload, _, _ in
+                value = IDTokenClaimValues.reading(payload: payload) { $0[claim] } ?? nil
+            }
+            return value
+        }
+    }
+
+    private func stringClaim(_ claim: IDTokenClaimValues.Claim) -> String? { claimValue(claim)?.string }
 
     /// The claims of a token's payload, or nil when it is unreadable.
     private static func payloadClaims(of rawToken: String) -> JWTClaims? {

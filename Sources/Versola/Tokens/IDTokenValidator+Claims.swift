@@ -12,6 +12,8 @@ extension IDTokenValidator {
         /// configuration retained every string of it, on every token).
         let issuer: String
         let clientID: String
+        /// `[clientID]`, kept by the validator (no array is made for a token with one audience).
+        let clientAudience: [String]
         /// The injected clock's time and the tolerance, in seconds.
         let now: Double
         let tolerance: Double
@@ -55,7 +57,7 @@ extension IDTokenValidator {
             return IDTokenClaims(
                 issuer: issuer, subject: subject, audiences: audiences,
                 expiration: Date(timeIntervalSince1970: expiration), issuedAt: Date(timeIntervalSince1970: issuedAt),
-                values: values, rawToken: rawToken)
+                rawToken: rawToken)
         }
 
         /// iss: exactly the configured issuer.
@@ -71,7 +73,7 @@ extension IDTokenValidator {
         private func checkedAudiences() throws(VersolaError) -> [String] {
             let audiences =
                 values.isString(.audience, equalTo: clientID) == true
-                ? [clientID] : try IDTokenValidator.audiences(values[.audience])
+                ? clientAudience : try IDTokenValidator.audiences(values[.audience])
             guard audiences.contains(clientID) else { throw rejected(.audienceMismatch, "aud does not contain \(clientID)") }
             switch values.isString(.authorizedParty, equalTo: clientID) {
             case true?:

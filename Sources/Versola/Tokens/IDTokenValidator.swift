@@ -36,6 +36,10 @@ public struct IDTokenValidator: Sendable {
     public let keys: JWKSCache
     private let clock: any VersolaClock
     private let toleranceSeconds: Double
+    /// `[clientID]`, made once: the audiences of nearly every token.
+    private let clientAudience: [String]
+    /// ``allowedAlgorithms`` as a mask of ``SignatureAlgorithm/maskBit``s, for the lookup made on every token.
+    private let allowedMask: UInt32
     /// The last header that passed its checks: a provider signs every token with the same one.
     private let lastHeader = CheckedHeaderCache()
 
@@ -48,6 +52,8 @@ public struct IDTokenValidator: Sendable {
     public init(configuration: ClientConfiguration, metadata: ProviderMetadata, keys: JWKSCache, clock: any VersolaClock) {
         self.configuration = configuration
         allowedAlgorithms = metadata.idTokenAlgorithms(for: configuration)
+        allowedMask = allowedAlgorithms.reduce(0) { $0 | $1.maskBit }
+        clientAudience = [configuration.clientID]
         self.keys = keys
         self.clock = clock
         let tolerance = min(max(configuration.clockTolerance, .zero), ClientConfiguration.maximumClockTolerance)
@@ -131,7 +137,7 @@ public struct IDTokenValidator: Sendable {
         } catch {
             throw Self.rejected(Self.kind(for: error), Self.reason(for: error))
         }
-        guard allowedAlgorithms.contains(jws.algorithm) else {
+        guard allowedMask & jws.algorithm.maskBit != 0 else {
             let allowed = allowedAlgorithms.map(\.rawValue).sorted().joined(separator: ", ")
             throw Self.rejected(.algorithmNotAllowed, "algorithm \(jws.algorithm.rawValue) is not allowed (allowed: \(allowed))")
         }
@@ -184,12 +190,11 @@ public struct IDTokenValidator: Sendable {
                 try JWS.withParts(of: bytes, jws) { payload, signature, signingInput in
                     checked = Result { () throws(VersolaError) in
                         try verifySignature(jws.algorithm, signature, signingInput, selection: selection)
-                        guard let members = try? JSONValue.skimObject(payload) else {
+                        guard let values = IDTokenClaimValues(payload: payload) else {
                             throw Self.rejected(.malformed, "the payload is not a JSON object")
                         }
-                        let values = IDTokenClaimValues(members, in: payload)
                         let claims = ClaimCheck(
-                            issuer: configuration.issuer, clientID: configuration.clientID,
+                            issuer: configuration.issuer, clientID: configuration.clientID, clientAudience: clientAudience,
                             now: clock.wallClockNow.timeIntervalSince1970, tolerance: toleranceSeconds, values: values,
                             algorithm: jws.algorithm)
                         return try claims.run(nonce: nonce, accessToken: accessToken, previous: previous, rawToken: rawToken)
@@ -210,7 +215,7 @@ public struct IDTokenValidator: Sendable {
     ) throws(VersolaError) {
         guard case .candidates(let candidates) = selection else { throw Self.rejected(.noUsableKey, selection.reason) }
         // The allow-list and the key's own limits, as JWS.verify(with:allowedAlgorithms:) checks them.
-        let verified = allowedAlgorithms.contains(algorithm) && candidates.contains { key in
+        let verified = allowedMask & algorithm.maskBit != 0 && candidates.contains { key in
             key.permits(algorithm)
                 && key.verificationKey.verify(signature: signature, message: signingInput, algorithm: algorithm)
         }
@@ -255,19 +260,15 @@ public struct IDTokenValidator: Sendable {
     static func withAccessTokenHash<R>(
         _ accessToken: String, algorithm: SignatureAlgorithm, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) -> R {
-        // Hashed where the string keeps its UTF-8 (a native string's is contiguous): no copy.
-        let bytes = accessToken.utf8
-        let digest: [UInt8] =
-            switch algorithm {
-            case .rs256, .ps256, .es256: SHA256.hash(utf8: accessToken)
-            case .rs384, .ps384, .es384: SHA384.hash(bytes)
-            case .rs512, .ps512, .es512, .edDSA: SHA512.hash(bytes)
-            }
-        return digest.withUnsafeBufferPointer { digest in
-            let half = UnsafeBufferPointer(rebasing: digest[..<(digest.count / 2)])
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
-                let written = Base64URL.encode(half, into: text)
-                return body(UnsafeBufferPointer(rebasing: text[..<written]))
+        // Hashed where the string keeps its UTF-8, into scratch space: no copy, no array.
+        var token = accessToken
+        return token.withUTF8 { bytes in
+            algorithm.withTokenHashDigest(of: bytes) { digest in
+                let half = UnsafeBufferPointer(rebasing: digest[..<(digest.count / 2)])
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
+                    let written = Base64URL.encode(half, into: text)
+                    return body(UnsafeBufferPointer(rebasing: text[..<written]))
+                }
             }
         }
     }

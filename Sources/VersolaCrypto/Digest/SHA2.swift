@@ -36,16 +36,23 @@ public enum SHA512 {
 }
 
 func oneShotDigest(_ function: DigestFunction, _ bytes: some Sequence<UInt8>) -> [UInt8] {
-    let bits = Int32(function.size * 8)
-    let output = [UInt8](unsafeUninitializedCapacity: function.size) { out, initialized in
-        let status: Int32 = bytes.withContiguousStorageIfAvailable { input in
-            versola_sha2(bits, input.baseAddress, input.count, out.baseAddress)
-        } ?? Array(bytes).withUnsafeBufferPointer { input in
-            versola_sha2(bits, input.baseAddress, input.count, out.baseAddress)
-        }
-        // The low-level SHA-2 functions cannot fail for the three sizes asked for here.
-        precondition(status == 1, "SHA-2 digest failed")
+    bytes.withContiguousStorageIfAvailable { oneShotDigest(function, $0) }
+        ?? Array(bytes).withUnsafeBufferPointer { oneShotDigest(function, $0) }
+}
+
+/// ``oneShotDigest(_:_:)-(_,Sequence<UInt8>)`` of bytes in a buffer, with no generic entry.
+func oneShotDigest(_ function: DigestFunction, _ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: function.size) { output, initialized in
+        digest(function, of: bytes, into: output)
         initialized = function.size
     }
-    return output
+}
+
+/// `function`'s digest of `bytes` into `output`, which holds at least `function.size` bytes:
+/// no array is made (a token's signing input is hashed into scratch space).
+func digest(_ function: DigestFunction, of bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) {
+    precondition(output.count >= function.size, "digest output too small")
+    let status = versola_sha2(Int32(function.size * 8), bytes.baseAddress, bytes.count, output.baseAddress)
+    // The low-level SHA-2 functions cannot fail for the three sizes asked for here.
+    precondition(status == 1, "SHA-2 digest failed")
 }

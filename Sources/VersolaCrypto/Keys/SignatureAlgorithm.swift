@@ -49,6 +49,20 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Runs `body` with the digest of `bytes` under this algorithm's SHA-2 (SHA-512 for EdDSA
+    /// with Ed25519, as OpenID Connect's `at_hash` and `c_hash` take it), held in scratch space.
+    package func withTokenHashDigest<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let function = digest ?? .sha512
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
+            VersolaCrypto.digest(function, of: bytes, into: output)
+            return body(UnsafeBufferPointer(output))
+        }
+    }
+
+    /// This algorithm's bit in a set of algorithms kept as a mask (an allow-list looked up on
+    /// every token, without hashing).
+    package var maskBit: UInt32 { 1 << UInt32(verifySlot) }
+
     /// How many slots a key-context pool has: signing, then one per algorithm.
     static let contextSlotCount = 1 + allCases.count
 

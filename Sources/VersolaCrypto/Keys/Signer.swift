@@ -114,7 +114,7 @@ func prehashedSign(
 /// Verifies `signature` (DER for ECDSA) over `digest` with a reused key context set up
 /// for `algorithm`'s padding and hash. False on any mismatch or error.
 func prehashedVerify(
-    key: EVPKey, signature: UnsafeBufferPointer<UInt8>, digest: [UInt8], algorithm: SignatureAlgorithm
+    key: EVPKey, signature: UnsafeBufferPointer<UInt8>, digest: UnsafeBufferPointer<UInt8>, algorithm: SignatureAlgorithm
 ) -> Bool {
     guard let function = algorithm.digest else { return false }
     let md = FetchedDigests.shared.digest(function)
@@ -133,7 +133,7 @@ func prehashedVerify(
     }
     let verified = try? key.withContext(slot: algorithm.verifySlot, purpose: "verification", prepare: prepare) {
         context throws(CryptoError) -> (Bool, Bool) in
-        let status = EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest, digest.count)
+        let status = EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest.baseAddress, digest.count)
         if status != 1 { ERR_clear_error() }
         // A context that saw an error is not trusted again; a clean mismatch (0) is fine.
         return (status == 1, status >= 0)

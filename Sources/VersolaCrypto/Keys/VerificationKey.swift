@@ -110,15 +110,26 @@ public struct VerificationKey: Sendable {
                 return false
             }
             return der.withUnsafeBufferPointer { der in
-                prehashedVerify(key: key, signature: der, digest: oneShotDigest(function, message), algorithm: algorithm)
+                withDigest(function, of: message) { prehashedVerify(key: key, signature: der, digest: $0, algorithm: algorithm) }
             }
         case .rsa(let bits):
             guard signature.count == (bits + 7) / 8, let function = algorithm.digest else { return false }
-            return prehashedVerify(
-                key: key, signature: signature, digest: oneShotDigest(function, message), algorithm: algorithm)
+            return withDigest(function, of: message) {
+                prehashedVerify(key: key, signature: signature, digest: $0, algorithm: algorithm)
+            }
         case .ed25519:
             guard signature.count == 64 else { return false }
             return digestVerify(signature: signature, message: message, algorithm: algorithm)
+        }
+    }
+
+    /// Runs `body` with `function`'s digest of `message`, held in scratch space.
+    private func withDigest(
+        _ function: DigestFunction, of message: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
+            digest(function, of: message, into: output)
+            return body(UnsafeBufferPointer(output))
         }
     }
 
