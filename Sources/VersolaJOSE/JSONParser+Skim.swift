@@ -88,10 +88,17 @@ extension JSONParser {
         let quote = position
         var index = position + 1
         // Eight bytes at a time while none of them is a quote, a backslash, a control
-        // character or non-ASCII; the loop below looks at the rest one by one.
+        // character or non-ASCII; then straight to the first that is, which the loop below
+        // looks at (with the rest, one by one, near the end of the text).
         if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count, !Self.needsLook(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
+            while index + 8 <= bytes.count {
+                let flags = Self.lookFlags(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                if flags == 0 {
+                    index += 8
+                } else {
+                    index += flags.trailingZeroBitCount / 8
+                    break
+                }
             }
         }
         while index < bytes.count {
@@ -112,17 +119,19 @@ extension JSONParser {
         return ((quote + 1)..<(position - 1), text)
     }
 
-    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F (the exact
-    /// "has a zero byte" and "has a byte below n" tests of bit-twiddling lore).
+    /// The high bit of each byte of `word` (loaded little-endian) that may be `"`, `\\`, below
+    /// 0x20 or above 0x7F (the "has a zero byte" and "has a byte below n" tests of
+    /// bit-twiddling lore). The lowest bit set is exact: a borrow only runs upwards, so only
+    /// bytes above the first such byte can be flagged wrongly.
     @inline(__always)
-    private static func needsLook(_ word: UInt64) -> Bool {
+    private static func lookFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
         let backslashes = word ^ (ones &* 0x5C)
         let found =
             ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word) | word
-        return found & highs != 0
+        return found & highs
     }
 
     private mutating func skimArray() throws(JSONError) {
@@ -176,8 +185,8 @@ private struct NameCheck {
     private var count = 0
     private var ranges = InlineArray<32, Range<Int>>(repeating: 0..<0)
     private var fingerprints = InlineArray<32, UInt8>(repeating: 0)
-    /// The decoded names among the first 32, by index (names with escapes are rare).
-    private var decoded: [Int: String] = [:]
+    /// The decoded names among the first 32, by index (names with escapes are rare: nil until one comes).
+    private var decoded: [Int: String]?
     private var seen: Set<CodeUnitName>?
 
     mutating func insert(_ name: SkimmedString, at offset: Int, bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
@@ -203,7 +212,10 @@ private struct NameCheck {
         if fingerprint < 64 { filter.low |= bit } else { filter.high |= bit }
         ranges[count] = name.range
         fingerprints[count] = fingerprint
-        if let text = name.decoded { decoded[count] = text }
+        if let text = name.decoded {
+            if decoded == nil { decoded = [:] }
+            decoded?[count] = text
+        }
     }
 
     /// A 7-bit filter value of a name from its length and three of its bytes: names that
@@ -217,12 +229,12 @@ private struct NameCheck {
 
     /// Runs `body` with the UTF-8 of the name kept at `index`.
     private func withBytes<R>(at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard var text = decoded[index] else { return body(UnsafeBufferPointer(rebasing: bytes[ranges[index]])) }
+        guard var text = decoded?[index] else { return body(UnsafeBufferPointer(rebasing: bytes[ranges[index]])) }
         return text.withUTF8(body)
     }
 
     private func text(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-        decoded[index] ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self)
+        decoded?[index] ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self)
     }
 
     private static func withBytes<R>(

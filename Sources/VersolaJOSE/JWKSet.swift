@@ -90,11 +90,14 @@ public struct JWKSet: Sendable {
     /// with that `kid` (every key when the token names none) whose type, curve, `use`, `alg` and
     /// `key_ops` permit the algorithm. The one place a key is chosen for a signature.
     public func select(keyID: String?, algorithm: SignatureAlgorithm) -> KeySelection {
+        // Keys are looked at where they are (no copy of each), and the one key a token names
+        // nearly always is returned without growing an array.
         var named = false
         var usable: [JWK] = []
-        for key in keys where keyID == nil || key.keyID == keyID {
+        for index in keys.indices where keyID == nil || keys[index].keyID == keyID {
             named = true
-            if key.permits(algorithm) { usable.append(key) }
+            guard keys[index].permits(algorithm) else { continue }
+            if usable.isEmpty { usable = [keys[index]] } else { usable.append(keys[index]) }
         }
         if !usable.isEmpty { return .candidates(usable) }
         guard let keyID else { return .noKeyForAlgorithm(algorithm) }

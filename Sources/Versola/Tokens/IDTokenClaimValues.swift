@@ -140,7 +140,9 @@ struct IDTokenClaimValues {
         UInt32(name[0]) << 16 | UInt32(name[1]) << 8 | UInt32(name[2])
     }
 
+    /// Whether `bytes` are `name`'s (the caller has matched the length).
     private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        name.withUTF8Buffer { expected in expected.elementsEqual(bytes) }
+        guard let start = bytes.baseAddress, bytes.count == name.utf8CodeUnitCount else { return false }
+        return memcmp(start, name.utf8Start, bytes.count) == 0
     }
 }

@@ -262,15 +262,18 @@ public struct IDTokenValidator: Sendable {
     ) -> R {
         // Hashed where the string keeps its UTF-8, into scratch space: no copy, no array.
         var token = accessToken
-        return token.withUTF8 { bytes in
+        var result: R?
+        token.withUTF8 { bytes in
             algorithm.withTokenHashDigest(of: bytes) { digest in
                 let half = UnsafeBufferPointer(rebasing: digest[..<(digest.count / 2)])
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.encodedLength(half.count)) { text in
                     let written = Base64URL.encode(half, into: text)
-                    return body(UnsafeBufferPointer(rebasing: text[..<written]))
+                    result = body(UnsafeBufferPointer(rebasing: text[..<written]))
                 }
             }
         }
+        guard let result else { preconditionFailure("the at_hash body did not run") }
+        return result
     }
 
     // MARK: Reasons

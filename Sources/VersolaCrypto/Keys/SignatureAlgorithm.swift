@@ -51,11 +51,13 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
 
     /// Runs `body` with the digest of `bytes` under this algorithm's SHA-2 (SHA-512 for EdDSA
     /// with Ed25519, as OpenID Connect's `at_hash` and `c_hash` take it), held in scratch space.
-    package func withTokenHashDigest<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// (Not generic: it is called from another module on every ID token, where a generic
+    /// entry would look its types up at run time.)
+    package func withTokenHashDigest(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let function = digest ?? .sha512
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
             VersolaCrypto.digest(function, of: bytes, into: output)
-            return body(UnsafeBufferPointer(output))
+            body(UnsafeBufferPointer(output))
         }
     }
 
