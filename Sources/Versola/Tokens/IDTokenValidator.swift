@@ -40,6 +40,9 @@ public struct IDTokenValidator: Sendable {
     private let clientAudience: [String]
     /// ``allowedAlgorithms`` as a mask of ``SignatureAlgorithm/maskBit``s, for the lookup made on every token.
     private let allowedMask: UInt32
+    /// The keys chosen for the last token's `kid` and algorithm: a provider signs every token
+    /// with one key, so the set is searched again only when the token or the set changes.
+    private let lastKeySelection = LastValueCache<KeyChoice, JWKSet.KeySelection>()
     /// The last header that passed its checks: a provider signs every token with the same one.
     private let lastHeader = CheckedHeaderCache()
 
@@ -164,7 +167,8 @@ public struct IDTokenValidator: Sendable {
     /// §10.1's rule on top: a token without `kid` is only accepted when one key can verify it.
     private func selectKey(for jws: JWS.Layout, in keySet: JWKSet) -> KeySelection {
         let algorithm = jws.algorithm
-        switch keySet.select(keyID: jws.keyID, algorithm: algorithm) {
+        let choice = KeyChoice(keys: keySet.keys, keyID: jws.keyID, algorithm: algorithm)
+        switch lastKeySelection.value(for: choice, { keySet.select(keyID: $0.keyID, algorithm: $0.algorithm) }) {
         case .candidates(let keys):
             guard jws.keyID == nil, keys.count > 1 else { return .candidates(keys) }
             return .unusable(
@@ -323,5 +327,21 @@ final class CheckedHeaderCache: Sendable {
     var value: JWS.CheckedHeader? {
         get { entry.withLock { $0 } }
         set { entry.withLock { $0 = newValue } }
+    }
+}
+
+/// What ``JWKSet/select(keyID:algorithm:)`` is asked: a key set's keys, compared by identity
+/// (a set is never changed, only replaced by one with keys of its own; holding them keeps their
+/// storage from being reused by another set), a `kid` and an algorithm.
+struct KeyChoice: Equatable, Sendable {
+    let keys: [JWK]
+    let keyID: String?
+    let algorithm: SignatureAlgorithm
+
+    static func == (lhs: KeyChoice, rhs: KeyChoice) -> Bool {
+        guard lhs.algorithm == rhs.algorithm, lhs.keyID == rhs.keyID, lhs.keys.count == rhs.keys.count else { return false }
+        return lhs.keys.withUnsafeBufferPointer { left in
+            rhs.keys.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+        }
     }
 }

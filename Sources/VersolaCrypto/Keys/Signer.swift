@@ -113,27 +113,40 @@ func prehashedSign(
 
 /// Verifies `signature` (DER for ECDSA) over `digest` with a reused key context set up
 /// for `algorithm`'s padding and hash. False on any mismatch or error.
+///
+/// RSASSA-PKCS1-v1_5 is checked as RFC 8017 §8.2.2 states it: the signature's encoded message
+/// must be exactly the one made from the digest (its DigestInfo, then the digest). The
+/// context compares the whole decrypted block with that encoding, as OpenSSL does with a
+/// digest set, without building the encoding anew for every signature.
 func prehashedVerify(
     key: EVPKey, signature: UnsafeBufferPointer<UInt8>, digest: UnsafeBufferPointer<UInt8>, algorithm: SignatureAlgorithm
 ) -> Bool {
-    guard let function = algorithm.digest else { return false }
+    guard let function = algorithm.digest, digest.count == function.size else { return false }
     let md = FetchedDigests.shared.digest(function)
     let prepare = { (context: OpaquePointer) -> Bool in
         guard EVP_PKEY_verify_init(context) == 1 else { return false }
-        if algorithm.isRSA {
-            guard EVP_PKEY_CTX_set_signature_md(context, md) == 1 else { return false }
-            if algorithm.isPSS {
-                return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
-                    && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, Int32(function.size)) == 1
-                    && EVP_PKEY_CTX_set_rsa_mgf1_md(context, md) == 1
-            }
-            return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
+        guard algorithm.isRSA else { return true }
+        if algorithm.isPSS {
+            return EVP_PKEY_CTX_set_signature_md(context, md) == 1
+                && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
+                && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, Int32(function.size)) == 1
+                && EVP_PKEY_CTX_set_rsa_mgf1_md(context, md) == 1
         }
-        return true
+        return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
     }
     let verified = try? key.withContext(slot: algorithm.verifySlot, purpose: "verification", prepare: prepare) {
         context throws(CryptoError) -> (Bool, Bool) in
-        let status = EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest.baseAddress, digest.count)
+        let status: Int32
+        if algorithm.isRSA, !algorithm.isPSS {
+            let prefix = function.digestInfoPrefix
+            status = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + digest.count) { encoded in
+                _ = UnsafeMutableBufferPointer(rebasing: encoded[..<prefix.count]).initialize(from: prefix)
+                _ = UnsafeMutableBufferPointer(rebasing: encoded[prefix.count...]).initialize(from: digest)
+                return EVP_PKEY_verify(context, signature.baseAddress, signature.count, encoded.baseAddress, encoded.count)
+            }
+        } else {
+            status = EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest.baseAddress, digest.count)
+        }
         if status != 1 { ERR_clear_error() }
         // A context that saw an error is not trusted again; a clean mismatch (0) is fine.
         return (status == 1, status >= 0)

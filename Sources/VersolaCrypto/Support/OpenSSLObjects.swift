@@ -109,6 +109,27 @@ final class FetchedDigests: @unchecked Sendable {
 enum DigestFunction: Sendable {
     case sha256, sha384, sha512
 
+    /// The DER DigestInfo that precedes this digest in an RSASSA-PKCS1-v1_5 encoded message
+    /// (RFC 8017 §9.2, note 1): the algorithm's OID with NULL parameters, then the digest's
+    /// OCTET STRING header.
+    var digestInfoPrefix: [UInt8] {
+        switch self {
+        case .sha256: Self.sha256DigestInfo
+        case .sha384: Self.sha384DigestInfo
+        case .sha512: Self.sha512DigestInfo
+        }
+    }
+
+    private static let sha256DigestInfo: [UInt8] = [
+        0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
+    ]
+    private static let sha384DigestInfo: [UInt8] = [
+        0x30, 0x41, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30,
+    ]
+    private static let sha512DigestInfo: [UInt8] = [
+        0x30, 0x51, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40,
+    ]
+
     var size: Int {
         switch self {
         case .sha256: 32
