@@ -24,7 +24,7 @@ var targets: [Target] = [
         linkerSettings: [.linkedLibrary("crypto")]
     ),
     .target(name: "VersolaCrypto", dependencies: ["CVersolaSystem"], swiftSettings: strict),
-    .target(name: "VersolaJOSE", dependencies: ["VersolaCrypto"], swiftSettings: strict),
+    .target(name: "VersolaJOSE", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "VersolaHTTP", dependencies: ["CVersolaSystem", "VersolaCrypto"], swiftSettings: strict),
     .target(name: "Versola", dependencies: ["VersolaHTTP", "VersolaJOSE", "VersolaCrypto"], swiftSettings: strict),
     // Test doubles for applications' tests and the engine's own: a manual clock, a seeded

@@ -72,6 +72,38 @@ import VersolaCrypto
         }
     }
 
+    /// Long texts are decoded 32 characters at a time where the processor can (base64.c); the
+    /// result, and the error with its offset, must be the scalar decoder's for every byte value
+    /// at every position of a block, whatever block it is in.
+    @Test func blockDecodingAgreesWithTheScalarDecoderOnEveryByte() throws {
+        let bytes = (0..<120).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 29) }
+        let text = Array(Base64URL.encode(bytes).utf8)  // 160 characters: five blocks
+        #expect(try Base64URL.decode(bytes: text) == bytes)
+        func decodedByGroups(_ input: [UInt8]) -> Result<[UInt8], Base64URLError> {
+            // Under 64 characters the decoder takes no blocks: each group of four on its own.
+            var output: [UInt8] = []
+            for start in stride(from: 0, to: input.count, by: 60) {
+                let end = min(start + 60, input.count)
+                switch Result(catching: { () throws(Base64URLError) in try Base64URL.decode(bytes: input[start..<end]) }) {
+                case .success(let part): output += part
+                case .failure(.invalidCharacter(let offset)): return .failure(.invalidCharacter(offset: start + offset))
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(output)
+        }
+        for position in [0, 1, 2, 3, 17, 31, 32, 63, 64, 100, 127, 128, 159] {
+            for value in 0...255 {
+                var changed = text
+                changed[position] = UInt8(value)
+                let whole = Result { () throws(Base64URLError) in try Base64URL.decode(bytes: changed) }
+                // The reference decodes the same text in pieces of 60 characters, each too short
+                // for a block (160 characters are 40 whole groups, so the pieces end on groups).
+                #expect(whole == decodedByGroups(changed), "byte \(value) at \(position)")
+            }
+        }
+    }
+
     @Test func rejectsCharactersOutsideTheAlphabet() {
         #expect(throws: Base64URLError.invalidCharacter(offset: 2)) { try Base64URL.decode("Zm+v") }
         #expect(throws: Base64URLError.invalidCharacter(offset: 2)) { try Base64URL.decode("Zm/v") }

@@ -59,6 +59,17 @@ int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /// are a `getrandom` call each. 0 on success, else the `errno` of the failed call.
 int versola_random_bytes(uint8_t *out, size_t count);
 
+// MARK: - Base64url
+
+/// Decodes whole blocks of 32 base64url characters from `in` (`in_count` of them) into `out`, 24
+/// bytes a block, while a block remains and `out_room` leaves 32 bytes to write (each block is
+/// stored 32 bytes wide; the last 8 are overwritten next). Stops before the first block holding
+/// a character outside the alphabet, and does nothing where AVX2 is unavailable: the caller
+/// decodes the rest, and reports any error. Returns the characters consumed (a multiple of 32)
+/// and sets `*written` to the bytes made.
+size_t versola_base64url_decode_blocks(const uint8_t *in, size_t in_count, uint8_t *out, size_t out_room,
+                                       size_t *written);
+
 // MARK: - OpenSSL
 
 /// `OPENSSL_free` is a macro.
