@@ -9,7 +9,8 @@ final class LastValueCache<Key: Equatable & Sendable, Value: Sendable>: Sendable
     /// The value for `key`: the one kept when `key` is the last key asked for, else `make(key)`,
     /// which is then kept in its place.
     func value(for key: Key, _ make: (Key) -> Value) -> Value {
-        if let cached = entry.withLock({ $0 }), cached.key == key { return cached.value }
+        // Compared where it is kept: only the value is copied out.
+        if let value = entry.withLock({ $0?.key == key ? $0?.value : nil }) { return value }
         let value = make(key)
         entry.withLock { $0 = (key, value) }
         return value
