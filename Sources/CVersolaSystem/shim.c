@@ -44,6 +44,24 @@ int versola_sha2(int bits, const uint8_t *data, size_t count, uint8_t *out) {
     }
 }
 
+_Static_assert(sizeof(SHA256_CTX) <= VERSOLA_SHA256_STATE_SIZE, "VERSOLA_SHA256_STATE_SIZE is too small");
+
+int versola_sha256_start(uint8_t *state, const uint8_t *data, size_t count) {
+    SHA256_CTX context;
+    int ok = SHA256_Init(&context) && SHA256_Update(&context, data, count);
+    memcpy(state, &context, sizeof context);
+    OPENSSL_cleanse(&context, sizeof context);
+    return ok;
+}
+
+int versola_sha256_finish(const uint8_t *state, const uint8_t *data, size_t count, uint8_t *out) {
+    SHA256_CTX context;
+    memcpy(&context, state, sizeof context);
+    int ok = SHA256_Update(&context, data, count) && SHA256_Final(out, &context);
+    OPENSSL_cleanse(&context, sizeof context);
+    return ok;
+}
+
 int versola_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }

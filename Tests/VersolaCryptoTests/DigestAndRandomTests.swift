@@ -31,6 +31,22 @@ import Testing
         #expect(SHA256.hash(lazy) == SHA256.hash(Array("abc".utf8)))
     }
 
+    /// A digest resumed from a saved prefix state is the digest of the whole message, for
+    /// prefixes and rests on either side of the 64-byte block boundaries.
+    @Test func sha256ResumedFromAPrefixIsTheWholeDigest() {
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 41 &+ 3) }
+        for prefixLength in [0, 1, 55, 63, 64, 65, 128, 175, 300] {
+            let prefix = SHA256Prefix(Array(message[..<prefixLength]))
+            for end in Set([prefixLength, prefixLength + 1, min(prefixLength + 64, 300), 300]) where end <= 300 {
+                var digest = [UInt8](repeating: 0, count: 32)
+                message.withUnsafeBufferPointer { bytes in
+                    digest.withUnsafeMutableBufferPointer { prefix.finish(UnsafeBufferPointer(rebasing: bytes[prefixLength..<end]), into: $0) }
+                }
+                #expect(digest == SHA256.hash(message[..<end]), "prefix \(prefixLength), end \(end)")
+            }
+        }
+    }
+
     @Test func randomBytesHaveTheRequestedLengthAndDiffer() {
         #expect(SecureRandom.bytes(0).isEmpty)
         let a = SecureRandom.bytes(32)

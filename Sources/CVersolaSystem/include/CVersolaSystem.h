@@ -79,6 +79,17 @@ void versola_openssl_free(void *pointer);
 /// without an EVP context: no allocation and no provider dispatch per call. 1 on success.
 int versola_sha2(int bits, const uint8_t *data, size_t count, uint8_t *out);
 
+/// The size of a SHA-256 state saved by `versola_sha256_start` (at least OpenSSL's SHA256_CTX).
+#define VERSOLA_SHA256_STATE_SIZE 128
+
+/// Hashes `count` bytes that begin many messages and saves the state in `state`
+/// (VERSOLA_SHA256_STATE_SIZE bytes). 1 on success.
+int versola_sha256_start(uint8_t *state, const uint8_t *data, size_t count);
+
+/// The SHA-256 digest (32 bytes into `out`) of the bytes saved in `state` followed by `count`
+/// bytes of `data`; `state` is left as it was. 1 on success.
+int versola_sha256_finish(const uint8_t *state, const uint8_t *data, size_t count, uint8_t *out);
+
 /// Generates an EC key on the named curve ("P-256", "P-384", "P-521"). NULL on failure.
 EVP_PKEY *versola_ec_generate(const char *curve_name);
 

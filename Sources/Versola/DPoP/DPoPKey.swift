@@ -28,6 +28,8 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     /// The base64url protected header followed by `.`: the fixed start of every proof's
     /// signing input, built once per key.
     let signingInputPrefix: [UInt8]
+    /// The SHA-256 state after ``signingInputPrefix``: each proof hashes only its claims.
+    let signingInputPrefixHash: SHA256Prefix
     /// The `ath` of the access token proofs were last made for: a token is sent with many
     /// requests in its lifetime, and hashing it again for each proof is wasted work.
     let lastTokenHash = LastValueCache<String, String>()
@@ -61,6 +63,7 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
         var prefix = Array(Base64URL.encode(header.serializedBytes()).utf8)
         prefix.append(UInt8(ascii: "."))
         self.signingInputPrefix = prefix
+        self.signingInputPrefixHash = SHA256Prefix(prefix)
     }
 
     /// Restores a key from the 32-byte private scalar ``rawRepresentation`` returned.

@@ -54,17 +54,20 @@ public enum DPoPProof {
     ) throws(VersolaError) -> String {
         let privateKey = key.privateKey
         let prefix = key.signingInputPrefix
+        let prefixHash = key.signingInputPrefixHash
         return try withClaimsJSON(
             jti: jti, method: method, targetURI: targetURI, accessTokenHash: accessTokenHash, nonce: nonce,
             issuedAt: Int64(issuedAt.timeIntervalSince1970.rounded(.down))
-        ) { claims throws(VersolaError) in try assemble(prefix: prefix, privateKey: privateKey, claims: claims) }
+        ) { claims throws(VersolaError) in
+            try assemble(prefix: prefix, prefixHash: prefixHash, privateKey: privateKey, claims: claims)
+        }
     }
 
     /// The compact JWS of `claims` under the key's header, written straight into the string it
     /// ends up in: the signing input is signed where it lies, and the signature, its digest and
     /// its DER form stay in scratch space.
     private static func assemble(
-        prefix: [UInt8], privateKey: P256PrivateKey, claims: UnsafeBufferPointer<UInt8>
+        prefix: [UInt8], prefixHash: SHA256Prefix, privateKey: P256PrivateKey, claims: UnsafeBufferPointer<UInt8>
     ) throws(VersolaError) -> String {
         let signingInputLength = prefix.count + Base64URL.encodedLength(claims.count)
         let length = signingInputLength + 1 + Base64URL.encodedLength(64)
@@ -74,7 +77,8 @@ public enum DPoPProof {
             _ = Base64URL.encode(claims, into: UnsafeMutableBufferPointer(rebasing: output[prefix.count..<signingInputLength]))
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { signature in
                 do throws(CryptoError) {
-                    try privateKey.signES256(UnsafeBufferPointer(rebasing: output[..<signingInputLength]), into: signature)
+                    try privateKey.signES256(
+                        UnsafeBufferPointer(rebasing: output[..<signingInputLength]), startingWith: prefixHash, into: signature)
                 } catch {
                     failure = error
                     return 0

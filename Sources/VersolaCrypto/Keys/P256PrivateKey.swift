@@ -74,11 +74,26 @@ public struct P256PrivateKey: Sendable, CustomStringConvertible {
     public func signES256(
         _ message: UnsafeBufferPointer<UInt8>, into signature: UnsafeMutableBufferPointer<UInt8>
     ) throws(CryptoError) {
+        try signES256(message, startingWith: nil, into: signature)
+    }
+
+    /// ``signES256(_:into:)`` of a message that begins with `prefix`, whose hashing is resumed
+    /// from the state saved for it (a DPoP proof's signing input always starts with its key's
+    /// header). `message` must begin with the bytes `prefix` was made from.
+    package func signES256(
+        _ message: UnsafeBufferPointer<UInt8>, startingWith prefix: SHA256Prefix?,
+        into signature: UnsafeMutableBufferPointer<UInt8>
+    ) throws(CryptoError) {
         precondition(signature.count >= 64, "an ES256 signature is 64 bytes")
+        precondition(message.count >= prefix?.count ?? 0, "the message is shorter than its prefix")
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 + 160) { scratch throws(CryptoError) in
             let digest = UnsafeMutableBufferPointer(rebasing: scratch[0..<32])
-            // The low-level SHA-256 cannot fail for this size.
-            precondition(versola_sha2(256, message.baseAddress, message.count, digest.baseAddress) == 1, "SHA-256 failed")
+            if let prefix {
+                prefix.finish(UnsafeBufferPointer(rebasing: message[prefix.count...]), into: digest)
+            } else {
+                // The low-level SHA-256 cannot fail for this size.
+                precondition(versola_sha2(256, message.baseAddress, message.count, digest.baseAddress) == 1, "SHA-256 failed")
+            }
             let der = UnsafeMutableBufferPointer(rebasing: scratch[32...])
             let length = try prehashedSign(key: key, digest: UnsafeBufferPointer(digest), into: der)
             try rawSignature(der: UnsafeBufferPointer(rebasing: der[0..<length]), size: 32, into: signature)
