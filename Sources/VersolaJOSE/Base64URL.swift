@@ -93,6 +93,10 @@ public enum Base64URL {
         else { return 0 }
         var written = 0
         var index = 0
+        // Long inputs: 24 bytes at a time where the processor has AVX2 (base64.c).
+        if input.count >= 32 {
+            index = versola_base64url_encode_blocks(source, input.count, target, output.count, &written)
+        }
         let whole = input.count - input.count % 3
         while index < whole {
             let chunk = Int(source[index]) << 16 | Int(source[index + 1]) << 8 | Int(source[index + 2])

@@ -70,6 +70,13 @@ int versola_random_bytes(uint8_t *out, size_t count);
 size_t versola_base64url_decode_blocks(const uint8_t *in, size_t in_count, uint8_t *out, size_t out_room,
                                        size_t *written);
 
+/// Encodes whole blocks of 24 bytes from `in` (`in_count` of them) into `out`, 32 characters a
+/// block, while 32 input bytes are left to read and `out_room` leaves 32 characters to write.
+/// Does nothing where AVX2 is unavailable: the caller encodes the rest. Returns the bytes
+/// consumed (a multiple of 24) and sets `*written` to the characters made.
+size_t versola_base64url_encode_blocks(const uint8_t *in, size_t in_count, uint8_t *out, size_t out_room,
+                                       size_t *written);
+
 // MARK: - OpenSSL
 
 /// `OPENSSL_free` is a macro.
