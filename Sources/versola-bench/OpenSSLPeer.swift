@@ -92,10 +92,10 @@ extension BenchReport {
         print(peerName, totals.peerRate, unit: "ops/s")
         let sorted = ratios.sorted()
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        let list = sorted.map { String(format: "%.2f", $0) }.joined(separator: " ")
+        let list = sorted.map { String(format: "%.3f", $0) }.joined(separator: " ")
         let goal = target.map { "; target >= \(String(format: "%.2f", $0))" } ?? ""
         Swift.print(
-            "ratio \(name) / \(peerName): \(String(format: "%.2f", median)) (median of \(rounds) alternated rounds: \(list)\(goal))")
+            "ratio \(name) / \(peerName): \(String(format: "%.3f", median)) (median of \(rounds) alternated rounds: \(list)\(goal))")
         blackHole(sink)
     }
 }

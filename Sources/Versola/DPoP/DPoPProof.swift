@@ -40,7 +40,7 @@ public enum DPoPProof {
         if let accessToken { accessTokenHash = key.lastTokenHash.value(for: accessToken, Self.accessTokenHash) }
         return try make(
             key: key, method: method.rawValue, targetURI: key.lastTargetURI.value(for: url, Self.targetURI(of:)),
-            accessTokenHash: accessTokenHash, nonce: nonce, issuedAt: issuedAt, jti: random.bytes(jtiByteCount))
+            accessTokenHash: accessTokenHash, nonce: nonce, issuedAt: issuedAt, random: random)
     }
 
     /// Makes one proof from prepared parts (the sender computes `htu` and `ath` once per
@@ -50,7 +50,32 @@ public enum DPoPProof {
     /// - Throws: `.configuration(.invalidConfiguration)` when the crypto library cannot sign.
     static func make(
         key: DPoPKey, method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Date,
+        random: any RandomSource
+    ) throws(VersolaError) -> String {
+        // The `jti` is drawn into scratch space: no array for sixteen bytes.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jtiByteCount) { jti throws(VersolaError) in
+            random.fill(jti)
+            return try make(
+                key: key, method: method, targetURI: targetURI, accessTokenHash: accessTokenHash, nonce: nonce,
+                issuedAt: issuedAt, jti: UnsafeBufferPointer(jti))
+        }
+    }
+
+    /// ``make(key:method:targetURI:accessTokenHash:nonce:issuedAt:random:)`` with the `jti`'s bytes given.
+    static func make(
+        key: DPoPKey, method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Date,
         jti: [UInt8]
+    ) throws(VersolaError) -> String {
+        try jti.withUnsafeBufferPointer { jti throws(VersolaError) in
+            try make(
+                key: key, method: method, targetURI: targetURI, accessTokenHash: accessTokenHash, nonce: nonce,
+                issuedAt: issuedAt, jti: jti)
+        }
+    }
+
+    private static func make(
+        key: DPoPKey, method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Date,
+        jti: UnsafeBufferPointer<UInt8>
     ) throws(VersolaError) -> String {
         let privateKey = key.privateKey
         let prefix = key.signingInputPrefix

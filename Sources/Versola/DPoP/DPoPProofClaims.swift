@@ -6,7 +6,7 @@ extension DPoPProof {
     /// proof is made for every attempt of every request, so nothing is built on the way but the
     /// bytes.
     static func withClaimsJSON<R>(
-        jti: [UInt8], method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Int64,
+        jti: UnsafeBufferPointer<UInt8>, method: String, targetURI: String, accessTokenHash: String?, nonce: String?, issuedAt: Int64,
         _ body: (UnsafeBufferPointer<UInt8>) throws(VersolaError) -> R
     ) throws(VersolaError) -> R {
         var textBytes = method.utf8.count + targetURI.utf8.count
@@ -15,9 +15,7 @@ extension DPoPProof {
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch throws(VersolaError) -> R in
             var writer = Writer(buffer: scratch)
             writer.literal(#"{"jti":""#)
-            writer.count += jti.withUnsafeBufferPointer { jti in
-                Base64URL.encode(jti, into: UnsafeMutableBufferPointer(rebasing: scratch[writer.count...]))
-            }
+            writer.count += Base64URL.encode(jti, into: UnsafeMutableBufferPointer(rebasing: scratch[writer.count...]))
             writer.literal(#"","htm":"#)
             writer.string(method)
             writer.literal(#","htu":"#)

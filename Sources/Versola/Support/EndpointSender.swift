@@ -116,6 +116,6 @@ private struct ProofMaker {
         try DPoPProof.make(
             key: key, method: method, targetURI: targetURI, accessTokenHash: accessTokenHash,
             nonce: origin.flatMap { nonces.nonce(for: $0) }, issuedAt: environment.clock.wallClockNow,
-            jti: environment.random.bytes(DPoPProof.jtiByteCount))
+            random: environment.random)
     }
 }

@@ -3,9 +3,20 @@
 public protocol RandomSource: Sendable {
     /// `count` random bytes (an empty array for a count of zero or less).
     func bytes(_ count: Int) -> [UInt8]
+
+    /// Fills `buffer` with random bytes. The default copies ``bytes(_:)``; a source that can
+    /// write in place (``SystemRandomSource``) spares the array, as a DPoP proof's `jti` is
+    /// drawn on every request.
+    func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>)
 }
 
 extension RandomSource {
+    public func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let drawn = bytes(buffer.count)
+        precondition(drawn.count == buffer.count, "a random source gave \(drawn.count) bytes for \(buffer.count)")
+        _ = buffer.initialize(from: drawn)
+    }
+
     /// A random 64-bit value built from eight of ``bytes(_:)``.
     public func nextUInt64() -> UInt64 {
         bytes(8).reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }

@@ -12,4 +12,9 @@ public struct SystemRandomSource: RandomSource {
         guard count > 0 else { return [] }
         return SecureRandom.bytes(count)
     }
+
+    /// Fills `buffer` from the generator, in place.
+    public func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        SecureRandom.fill(buffer)
+    }
 }

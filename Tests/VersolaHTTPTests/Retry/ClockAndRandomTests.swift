@@ -34,6 +34,20 @@ import VersolaTesting
         #expect(clock.monotonicNow > first)
     }
 
+    /// Filling in place draws what ``RandomSource/bytes(_:)`` would (the default, for a seeded
+    /// source) or fills every byte from the system generator.
+    @Test func fillingInPlaceDrawsWhatBytesWould() {
+        let a = SeededRandomSource(seed: 9)
+        let b = SeededRandomSource(seed: 9)
+        var filled = [UInt8](repeating: 0, count: 16)
+        filled.withUnsafeMutableBufferPointer { a.fill($0) }
+        #expect(filled == b.bytes(16))
+        var system = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 3)
+        for index in system.indices { system[index].withUnsafeMutableBufferPointer { SystemRandomSource().fill($0) } }
+        #expect(Set(system).count == 3)
+        #expect(system.allSatisfy { $0.contains { $0 != 0 } })
+    }
+
     @Test func seededRandomIsDeterministicAndUnitIntervalInRange() {
         let a = SeededRandomSource(seed: 5)
         let b = SeededRandomSource(seed: 5)
