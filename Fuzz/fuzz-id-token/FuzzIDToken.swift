@@ -24,13 +24,16 @@ private let toleranceSeconds: Double = 60
 private let signingScalar: [UInt8] = (0..<32).map { UInt8(($0 &* 37 &+ 11) & 0xFF) }
 
 /// The fixed parts of a validation, built once. The key set is kept as text and parsed per
-/// input: LeakSanitizer cannot see array pointers stored in an enum payload's spare bits (the
-/// JWK material), so a key set held in a global is reported as a leak.
+/// input, and a validator is made per input: LeakSanitizer cannot see array pointers stored in
+/// an enum payload's spare bits (the JWK material), so a key set held in a global, or in the
+/// key choice a global validator remembers, is reported as a leak.
 private struct ValidationFixture {
     let signer: JWSSigner
     let keysText: String
-    let validator: IDTokenValidator
+    let makeValidator: @Sendable () -> IDTokenValidator
     let previous: IDTokenClaims
+
+    var validator: IDTokenValidator { makeValidator() }
 
     init?() {
         guard let ecKey = try? P256PrivateKey(rawRepresentation: signingScalar) else { return nil }
@@ -59,9 +62,12 @@ private struct ValidationFixture {
         let sender = EndpointSender(environment: EngineEnvironment(http: http))
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID)
         configuration.clockTolerance = .seconds(Int64(toleranceSeconds))
-        let validator = IDTokenValidator(
-            configuration: configuration, metadata: metadata, keys: JWKSCache(jwksURI: jwksURI, sender: sender),
-            clock: clock)
+        let keyCache = JWKSCache(jwksURI: jwksURI, sender: sender)
+        let configured = configuration
+        let makeValidator = { @Sendable in
+            IDTokenValidator(configuration: configured, metadata: metadata, keys: keyCache, clock: clock)
+        }
+        let validator = makeValidator()
         let signer = JWSSigner.es256(ecKey)
         let seconds = Int64(now.timeIntervalSince1970)
         let claims: JSONValue = [
@@ -73,7 +79,7 @@ private struct ValidationFixture {
         else { return nil }
         self.signer = signer
         self.keysText = keysText
-        self.validator = validator
+        self.makeValidator = makeValidator
         self.previous = previous
     }
 }
@@ -104,9 +110,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard let token else { return 0 }
     guard let keySet = try? JWKSet(parsing: fixture.keysText) else { finding("the fixed key set does not parse") }
+    let validator = fixture.validator
     for previous in [nil, fixture.previous] {
         for nonce in ["n-1", nil] {
-            check(token, validator: fixture.validator, keySet: keySet, nonce: nonce, previous: previous)
+            check(token, validator: validator, keySet: keySet, nonce: nonce, previous: previous)
         }
     }
     return 0
