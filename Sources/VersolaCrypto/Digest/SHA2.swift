@@ -56,3 +56,14 @@ func digest(_ function: DigestFunction, of bytes: UnsafeBufferPointer<UInt8>, in
     // The low-level SHA-2 functions cannot fail for the three sizes asked for here.
     precondition(status == 1, "SHA-2 digest failed")
 }
+
+/// Runs `body` with `function`'s digest of `bytes`, held in scratch space (a token's signing
+/// input and an access token are hashed this way, with no array).
+func withDigest<R>(
+    _ function: DigestFunction, of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R
+) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
+        digest(function, of: bytes, into: output)
+        return body(UnsafeBufferPointer(output))
+    }
+}

@@ -54,11 +54,7 @@ public enum SignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// (Not generic: it is called from another module on every ID token, where a generic
     /// entry would look its types up at run time.)
     package func withTokenHashDigest(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        let function = digest ?? .sha512
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
-            VersolaCrypto.digest(function, of: bytes, into: output)
-            body(UnsafeBufferPointer(output))
-        }
+        withDigest(digest ?? .sha512, of: bytes, body)
     }
 
     /// This algorithm's bit in a set of algorithms kept as a mask (an allow-list looked up on

@@ -123,16 +123,6 @@ public struct VerificationKey: Sendable {
         }
     }
 
-    /// Runs `body` with `function`'s digest of `message`, held in scratch space.
-    private func withDigest(
-        _ function: DigestFunction, of message: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> Bool {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: function.size) { output in
-            digest(function, of: message, into: output)
-            return body(UnsafeBufferPointer(output))
-        }
-    }
-
     /// EdDSA verifies the whole message in one shot (no separate digest step).
     private func digestVerify(
         signature: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, algorithm: SignatureAlgorithm
