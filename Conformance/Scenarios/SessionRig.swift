@@ -19,7 +19,8 @@ struct SessionRig {
 
     init(
         profile: String = "work", browserFollows: Bool = true, usesDPoP: Bool = false,
-        configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }
+        configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in },
+        configureClient: (inout ClientConfiguration) -> Void = { _ in }
     ) async throws {
         var providerConfiguration = TestProviderConfiguration()
         providerConfiguration.autoLogin = true
@@ -33,6 +34,7 @@ struct SessionRig {
             stateHome: root.appendingPathComponent("state"), configHome: root.appendingPathComponent("config"))
         var client = ClientConfiguration(issuer: idp.issuer, clientID: "versola-test")
         client.usesDPoP = usesDPoP
+        configureClient(&client)
         configuration = SessionConfiguration(client: client)
         browser = HeadlessBrowser(follows: browserFollows, starts: true)
         do {

@@ -144,12 +144,13 @@ extension TestProvider {
             ? mintAccessTokenJWT(client: client, scope: scope, thumbprint: thumbprint, lifetime: lifetime) : opaqueValue()
         accessTokens[accessToken] = AccessTokenRecord(
             subject: configuration.user.subject, clientID: client.id, scope: scope, dpopThumbprint: thumbprint, acr: acr,
-            expiresAt: now() + TimeInterval(lifetime), family: family, resource: resource)
+            expiresAt: configuration.accessTokensNeverExpire ? .distantFuture : now() + TimeInterval(lifetime), family: family,
+            resource: resource)
         var answer = JSONObject()
         answer["access_token"] = .string(accessToken)
         let bearerFault = thumbprint != nil && takeFault(.token, .bearerTokenType)
         answer["token_type"] = .string(thumbprint == nil || bearerFault ? "Bearer" : "DPoP")
-        answer["expires_in"] = .integer(Int64(lifetime))
+        if !configuration.accessTokensNeverExpire { answer["expires_in"] = .integer(Int64(lifetime)) }
         answer["scope"] = .string(scope)
         if configuration.issueRefreshTokens, issue == .new, client.refreshAllowed {
             let refreshToken = opaqueValue()

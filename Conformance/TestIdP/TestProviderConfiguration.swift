@@ -121,6 +121,10 @@ public struct TestProviderConfiguration: Sendable {
     public var jwtAccessTokens = false
     /// Access token lifetime, seconds.
     public var accessTokenLifetime: Int = 300
+    /// Leave `expires_in` out of token answers, the token never expiring at the provider: what
+    /// GitHub documents for OAuth apps (user tokens that do not expire and come with no refresh
+    /// token, the answer carrying only `access_token`, `token_type` and `scope`).
+    public var accessTokensNeverExpire = false
     /// ID token lifetime, seconds.
     public var idTokenLifetime: Int = 600
     /// Authorization code lifetime, seconds.

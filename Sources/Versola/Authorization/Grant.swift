@@ -39,6 +39,19 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
         self.dpopKey = dpopKey
     }
 
+    /// What the session's record keeps of the access token: all of it when the grant has no
+    /// refresh token, being then its only credential (P13); nothing otherwise (P4).
+    var storedAccessToken: StoredAccessToken? {
+        guard refreshToken == nil, !accessToken.isEmpty else { return nil }
+        return StoredAccessToken(value: accessToken, expiresAt: expiresAt, scope: scope)
+    }
+
+    /// The token logout revokes (A9, P13): the refresh token, else the access token of a grant
+    /// that has none; nil when there is neither.
+    var revocableToken: String? {
+        refreshToken ?? (accessToken.isEmpty ? nil : accessToken)
+    }
+
     /// The key that accompanies the access token at resources: the DPoP key when the token
     /// is DPoP-bound, nil for a Bearer token.
     var resourceProofKey: DPoPKey? {

@@ -118,13 +118,17 @@ extension OpenIDClient {
     /// grant's access token authenticates it; when the grant holds no live access token (a
     /// session restored from disk keeps none, P4), one refresh gets one, and the refresh token
     /// it rotated in is the one revoked.
+    /// A grant without a refresh token (P13) has its access token revoked instead.
     @discardableResult
     public func revoke(_ grant: Grant) async -> Bool {
-        guard let refreshToken = grant.refreshToken, let budget = try? newBudget(),
+        guard grant.revocableToken != nil, let budget = try? newBudget(),
             let metadata = try? await discovery.metadata(budget: budget), let endpoint = metadata.revocationEndpoint
         else { return false }
         let revocation = RevocationEndpoint(
             url: endpoint, client: ClientAuthentication(configuration: configuration, metadata: metadata), sender: sender)
+        guard let refreshToken = grant.refreshToken else {
+            return await revocation.attempt(accessToken: grant.accessToken, budget: budget, dpopKey: grant.dpopKey) == .confirmed
+        }
         let now = environment.clock.wallClockNow
         let live = !grant.accessToken.isEmpty && (grant.expiresAt.map { $0 > now } ?? true)
         let outcome = await revocation.attempt(

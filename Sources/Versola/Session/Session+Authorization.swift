@@ -100,7 +100,7 @@ extension Session {
             try await write { stored in
                 var record = stored ?? SessionRecord(issuer: request.issuer, clientID: request.clientID)
                 record.pendingRequest = request
-                if record.refreshToken == nil && record.idToken == nil { record.dpopPrivateKey = key?.rawRepresentation }
+                if !record.holdsGrant { record.dpopPrivateKey = key?.rawRepresentation }
                 return record
             }
         } catch .reauthenticate(.credentialsInvalidated) {
@@ -148,14 +148,16 @@ extension Session {
         }
     }
 
-    /// P9: everything validated; swap identities in one write, then publish. A write that
+    /// P9: everything validated; swap identities in one write, then publish. A grant without
+    /// a refresh token keeps its access token in the record, its only credential (P13). A write that
     /// fails fails the login and changes nothing (P11): the new refresh token was never spent.
     /// P12: a record that no longer decrypts is moved aside by this write, not in its way.
     func adopt(_ newGrant: Grant) async throws(VersolaError) {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
             subject: newGrant.claims?.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
-            dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot())
+            dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot(),
+            accessToken: newGrant.storedAccessToken)
         try await write(replacingUnreadable: true) { _ in record }
         unsaved = nil
         if machine.signInFixesReadProblem { publisher.setProblem(nil, setAside: await store.setAsideRecords()) }

@@ -95,17 +95,19 @@ extension Session {
         }
     }
 
-    /// The grant a stored record describes (without an access token), for restoring and
-    /// revocation: one with an ID token that still reads, or (a plain OAuth 2.0 grant, A16) a
-    /// refresh token without an ID token.
+    /// The grant a stored record describes, for restoring and revocation: one with an ID token
+    /// that still reads, or (a plain OAuth 2.0 grant, A16) a refresh token or a stored access
+    /// token without an ID token. Its access token is the stored one of a grant without a
+    /// refresh token (P13), else empty: a renewable grant's lives in memory only (P4).
     func grant(from record: SessionRecord) -> Grant? {
         let claims = record.idToken.flatMap { IDTokenClaims(restoringValidated: $0) }
         let idToken = claims == nil ? nil : record.idToken
-        guard claims != nil || (record.idToken == nil && record.refreshToken != nil) else { return nil }
+        let stored = record.refreshToken == nil ? record.accessToken : nil
+        guard claims != nil || (record.idToken == nil && (record.refreshToken != nil || stored != nil)) else { return nil }
         return Grant(
-            accessToken: "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop, expiresAt: nil,
-            refreshToken: record.refreshToken, idToken: idToken, claims: claims, scope: nil,
-            dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
+            accessToken: stored?.value ?? "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop,
+            expiresAt: stored?.expiresAt, refreshToken: record.refreshToken, idToken: idToken, claims: claims,
+            scope: stored?.scope, dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
     }
 
     // MARK: Logout

@@ -113,6 +113,10 @@ public actor Session {
     /// when signed out.
     public nonisolated var grantTokenType: TokenType? { publisher.tokenType }
 
+    /// How long the held grant lasts without a new sign-in (P13: a grant without a refresh token
+    /// ends with its access token), read without waiting; nil when signed out.
+    public nonisolated var grantLifetime: GrantLifetime? { publisher.lifetime }
+
     /// Why the stored session could not be read, when it could not (E9, S13): the record that
     /// does not decrypt, or the key source that failed, in plain words. Nil when it was read.
     public nonisolated var storageProblem: String? { publisher.problem }
@@ -186,9 +190,12 @@ public actor Session {
         }
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID
         else { return (.empty, nil) }
-        if let grant = grant(from: record), record.refreshToken != nil || record.pendingRequest == nil {
+        if let grant = grant(from: record), record.refreshToken != nil || record.accessToken != nil || record.pendingRequest == nil {
+            // P13: a grant without a refresh token is served from its stored access token.
             return (
-                .grant(grant, refreshing: record.refreshInFlight != nil, hasPendingRequest: record.pendingRequest != nil),
+                .grant(
+                    grant, refreshing: record.refreshInFlight != nil, hasPendingRequest: record.pendingRequest != nil,
+                    token: held(grant).token),
                 record
             )
         }
@@ -218,7 +225,9 @@ public actor Session {
     func apply(_ event: SessionEvent) -> SessionOutcome {
         let outcome = machine.handle(event)
         let held = machine.heldGrant
-        publisher.setUser(held.flatMap { $0.grant.claims.map(SessionUser.init) }, tokenType: held?.grant.tokenType)
+        publisher.setUser(
+            held.flatMap { $0.grant.claims.map(SessionUser.init) }, tokenType: held?.grant.tokenType,
+            lifetime: held.flatMap(GrantLifetime.init))
         let serving: Bool
         switch machine.state {
         case .authenticated, .refreshing, .stepUpRequired: serving = true
@@ -252,7 +261,7 @@ public actor Session {
                 try? await write { record in
                     guard var record, record.pendingRequest != nil else { return record }
                     record.pendingRequest = nil
-                    return record.refreshToken == nil && record.idToken == nil ? nil : record
+                    return record.holdsGrant ? record : nil
                 }
             case .restore:
                 await restore()

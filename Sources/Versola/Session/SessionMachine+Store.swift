@@ -8,8 +8,8 @@ extension SessionMachine {
         noteRead(stored)
         switch stored {
         case .empty, .unreadable: return move(to: .unauthenticated)
-        case .grant(let grant, _, let hasPendingRequest):
-            return move(to: .authenticated(HeldGrant(grant: grant))) + (hasPendingRequest ? [.discardPendingRequest] : [])
+        case .grant(let grant, _, let hasPendingRequest, let token):
+            return move(to: .authenticated(HeldGrant(grant: grant, token: token))) + (hasPendingRequest ? [.discardPendingRequest] : [])
         case .pendingRequest(let pending):
             return move(to: .authorizing(Authorizing(pending: pending, live: false, before: .unauthenticated)))
         case .expiredPendingRequest: return move(to: .unauthenticated) + [.discardPendingRequest]
@@ -31,17 +31,18 @@ extension SessionMachine {
         case .unauthenticated:
             switch stored {
             case .empty, .unreadable, .expiredPendingRequest, .locked: return .accepted()
-            case .grant(let grant, let refreshing, _):
-                return move(to: refreshing ? .refreshing(HeldGrant(grant: grant)) : .authenticated(HeldGrant(grant: grant)))
+            case .grant(let grant, let refreshing, _, let token):
+                let held = HeldGrant(grant: grant, token: token)
+                return move(to: refreshing ? .refreshing(held) : .authenticated(held))
             case .pendingRequest(let pending):
                 return move(to: .authorizing(Authorizing(pending: pending, live: false, before: .unauthenticated)))
             }
         case .authorizing(let authorizing):
             switch stored {
-            case .grant(let grant, _, false) where authorizing.live || authorizing.before.heldGrant?.grant.refreshToken != grant.refreshToken:
+            case .grant(let grant, _, false, let token) where authorizing.live || authorizing.before.heldGrant?.isReplaced(by: grant) ?? true:
                 // The pending request was answered elsewhere (`handle-redirect`, L2): this login is done.
                 if authorizing.live { loginCompletedElsewhere = true }
-                return move(to: .authenticated(HeldGrant(grant: grant))) + (authorizing.live ? [.endLiveLogin] : [])
+                return move(to: .authenticated(HeldGrant(grant: grant, token: token))) + (authorizing.live ? [.endLiveLogin] : [])
             case .grant, .locked, .expiredPendingRequest: return .accepted()
             case .pendingRequest(let pending):
                 var updated = authorizing
@@ -54,8 +55,8 @@ extension SessionMachine {
             }
         case .authenticated(let held), .stepUpRequired(let held, _):
             switch stored {
-            case .grant(let grant, let refreshing, _):
-                let next = held.following(grant)
+            case .grant(let grant, let refreshing, _, let token):
+                let next = held.following(grant, token: token)
                 if refreshing { return move(to: .refreshing(next)) }
                 if case .stepUpRequired(_, let challenge) = phase, next == held { return move(to: .stepUpRequired(next, challenge)) }
                 return move(to: .authenticated(next))
@@ -64,8 +65,8 @@ extension SessionMachine {
             }
         case .refreshing(let held):
             switch stored {
-            case .grant(let grant, true, _): return move(to: .refreshing(held.following(grant)))
-            case .grant(let grant, false, _): return move(to: .authenticated(held.following(grant)))
+            case .grant(let grant, true, _, let token): return move(to: .refreshing(held.following(grant, token: token)))
+            case .grant(let grant, false, _, let token): return move(to: .authenticated(held.following(grant, token: token)))
             case .empty, .unreadable: return move(to: .unauthenticated)
             case .pendingRequest, .expiredPendingRequest, .locked: return .accepted()
             }

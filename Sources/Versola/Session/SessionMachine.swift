@@ -275,12 +275,13 @@ struct SessionMachine: Sendable, Hashable {
     }
 
     /// S12, A9: once wiped, `unauthenticated` is published, then the newest refresh token is
-    /// revoked (the one on disk, then the one in memory when it differs); A15: the end-session
+    /// revoked (the one on disk, then the one in memory when it differs), or for a grant
+    /// without one, its access token (P13); A15: the end-session
     /// page opens last. The revocations are due in every state: the wipe is done.
     private mutating func logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool) -> SessionOutcome {
         var ending: [Grant] = []
-        if let newest, newest.refreshToken != nil { ending.append(newest) }
-        if let inMemory, inMemory.refreshToken != nil, !ending.contains(where: { $0.refreshToken == inMemory.refreshToken }) {
+        if let newest, newest.revocableToken != nil { ending.append(newest) }
+        if let inMemory, let token = inMemory.revocableToken, !ending.contains(where: { $0.revocableToken == token }) {
             ending.append(inMemory)
         }
         let after = ending.map(SessionAction.revoke) + (endSession ? [.openEndSession(idTokenHint: (ending.first ?? inMemory)?.idToken)] : [])

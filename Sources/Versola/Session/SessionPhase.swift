@@ -63,14 +63,22 @@ struct HeldGrant: Sendable, Hashable {
     }
 
     /// This grant after the record on disk changed to `stored`: the same grant keeps its
-    /// access token; another grant (rotated or replaced elsewhere) starts without one (S11).
-    func following(_ stored: Grant) -> HeldGrant {
+    /// access token; another grant (rotated or replaced elsewhere) starts without one (S11),
+    /// or with the access token stored with it (P13: a grant without a refresh token).
+    func following(_ stored: Grant, token storedToken: HeldAccessToken? = nil) -> HeldGrant {
         if stored.refreshToken == grant.refreshToken && stored.idToken == grant.idToken
             && stored.dpopKey?.thumbprint == grant.dpopKey?.thumbprint
+            && (storedToken == nil || storedToken?.value == token?.value)
         {
             return self
         }
-        return HeldGrant(grant: stored)
+        return HeldGrant(grant: stored, token: storedToken)
+    }
+
+    /// Whether `stored` is another grant than this one: another refresh token, or another
+    /// stored access token (P13).
+    func isReplaced(by stored: Grant) -> Bool {
+        stored.refreshToken != grant.refreshToken || (stored.refreshToken == nil && stored.accessToken != grant.accessToken)
     }
 }
 
@@ -79,8 +87,9 @@ enum StoredSession: Sendable, Hashable {
     /// Nothing stored.
     case empty
     /// A grant; `refreshing` while some process is spending its refresh token (the record's
-    /// in-flight marker); with a pending request beside it (P3).
-    case grant(Grant, refreshing: Bool, hasPendingRequest: Bool)
+    /// in-flight marker); with a pending request beside it (P3); with `token`, the access
+    /// token stored for a grant without a refresh token (P13).
+    case grant(Grant, refreshing: Bool, hasPendingRequest: Bool, token: HeldAccessToken? = nil)
     /// Only a pending request that can still complete: a browser request younger than 10
     /// minutes, a device request before its `expires_in` (P2, A14).
     case pendingRequest(PendingRequest)

@@ -11,6 +11,7 @@ final class StatePublisher: Sendable {
         var problem: String?
         var setAside: [String] = []
         var tokenType: TokenType?
+        var lifetime: GrantLifetime?
         var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
     }
 
@@ -26,11 +27,13 @@ final class StatePublisher: Sendable {
     var setAside: [String] { contents.withLock { $0.setAside } }
 
     var tokenType: TokenType? { contents.withLock { $0.tokenType } }
+    var lifetime: GrantLifetime? { contents.withLock { $0.lifetime } }
 
-    func setUser(_ user: SessionUser?, tokenType: TokenType? = nil) {
+    func setUser(_ user: SessionUser?, tokenType: TokenType? = nil, lifetime: GrantLifetime? = nil) {
         contents.withLock {
             $0.user = user
             $0.tokenType = tokenType
+            $0.lifetime = lifetime
         }
     }
 

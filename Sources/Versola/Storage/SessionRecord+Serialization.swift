@@ -30,8 +30,9 @@ extension SessionRecord {
     /// Decodes bytes written by ``serialized()``.
     ///
     /// Strict: an unknown `version`, a missing, extra or mistyped member, two pending requests,
-    /// or a DPoP key that is not 32 bytes is an error. `pendingDeviceAuthorization` alone may be
-    /// missing (records written before the device flow existed): it reads as `null`.
+    /// or a DPoP key that is not 32 bytes is an error. `pendingDeviceAuthorization` and
+    /// `accessToken` alone may be missing (records written before the device flow, or before
+    /// P13 existed): they read as `null`.
     /// - Throws: `.reauthenticate(.credentialsInvalidated)` (E9): stored data that cannot be
     ///   read is a sign-out, not a crash.
     public init(serialized bytes: [UInt8]) throws(VersolaError) {
@@ -56,6 +57,7 @@ extension SessionRecord {
         object["dpopNonces"] = .object(
             JSONObject(dpopNonces.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
         object["refreshInFlight"] = refreshInFlight.map(Self.encode) ?? .null
+        object["accessToken"] = accessToken.map(Self.encode) ?? .null
         return .object(object)
     }
 
@@ -82,6 +84,7 @@ extension SessionRecord {
             throw SessionRecordFormatError("the record holds two pending requests")
         }
         let inFlightValue = try reader.take("refreshInFlight")
+        let accessTokenValue = reader.takeIfPresent("accessToken") ?? .null
         let record = SessionRecord(
             issuer: try reader.string("issuer"),
             clientID: try reader.string("clientID"),
@@ -92,7 +95,8 @@ extension SessionRecord {
             pendingAuthorization: pendingValue.isNull ? nil : try decodePending(pendingValue),
             dpopNonces: try decodeNonces(try reader.take("dpopNonces")),
             refreshInFlight: inFlightValue.isNull ? nil : try decodeInFlight(inFlightValue),
-            pendingDeviceAuthorization: deviceValue.isNull ? nil : try decodeDevice(deviceValue))
+            pendingDeviceAuthorization: deviceValue.isNull ? nil : try decodeDevice(deviceValue),
+            accessToken: accessTokenValue.isNull ? nil : try decodeAccessToken(accessTokenValue))
         try reader.finish()
         return record
     }
@@ -206,6 +210,25 @@ extension SessionRecord {
         return marker
     }
 
+    private static func encode(_ token: StoredAccessToken) -> JSONValue {
+        [
+            "value": .string(token.value),
+            "expiresAt": token.expiresAt.map { .double($0.timeIntervalSinceReferenceDate) } ?? .null,
+            "scope": optional(token.scope),
+        ]
+    }
+
+    private static func decodeAccessToken(_ value: JSONValue) throws(SessionRecordFormatError) -> StoredAccessToken {
+        var reader = try MemberReader(value, what: "accessToken")
+        let token = StoredAccessToken(
+            value: try reader.string("value"),
+            expiresAt: try reader.optionalDate("expiresAt"),
+            scope: try reader.optionalString("scope"))
+        try reader.finish()
+        guard !token.value.isEmpty else { throw SessionRecordFormatError("\"accessToken\" is empty") }
+        return token
+    }
+
     private static func decodeNonces(_ value: JSONValue) throws(SessionRecordFormatError) -> [String: String] {
         guard let object = value.object else { throw SessionRecordFormatError("\"dpopNonces\" is not an object") }
         var nonces: [String: String] = [:]
@@ -263,8 +286,16 @@ private struct MemberReader {
     }
 
     mutating func date(_ name: String) throws(SessionRecordFormatError) -> Date {
-        guard let seconds = try take(name).double, seconds.isFinite else {
-            throw SessionRecordFormatError("\"\(name)\" is not a number")
+        guard let date = try optionalDate(name) else { throw SessionRecordFormatError("\"\(name)\" is not a number") }
+        return date
+    }
+
+    /// A date member that may be `null`.
+    mutating func optionalDate(_ name: String) throws(SessionRecordFormatError) -> Date? {
+        let value = try take(name)
+        if value.isNull { return nil }
+        guard let seconds = value.double, seconds.isFinite else {
+            throw SessionRecordFormatError("\"\(name)\" is not a number or null")
         }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// It holds the refresh token, the raw ID token, the DPoP private key, the pending request
 /// (a browser authorization or a device authorization), learned DPoP nonces and the
-/// refresh-in-flight marker. It never
-/// holds the access token nor parsed claims: those live in memory only (P4), and this type
-/// has no field for them.
+/// refresh-in-flight marker. It holds the access token only for a grant without a refresh token,
+/// where it is the session's only credential (P13); otherwise access tokens and parsed claims
+/// live in memory only (P4).
 ///
 /// Its `description` shows which items are present, never their values.
 ///
@@ -40,13 +40,16 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
     public var dpopNonces: [String: String]
     /// Set just before a rotating refresh token is spent, cleared when the answer is saved.
     public var refreshInFlight: RefreshInFlight?
+    /// The access token of a grant without a refresh token (P13), its only credential; nil for
+    /// a grant that can be renewed (P4). Secret.
+    public var accessToken: StoredAccessToken?
 
     /// Creates a record.
     public init(
         issuer: String, clientID: String, subject: String? = nil, refreshToken: String? = nil,
         idToken: String? = nil, dpopPrivateKey: [UInt8]? = nil, pendingAuthorization: PendingAuthorization? = nil,
         dpopNonces: [String: String] = [:], refreshInFlight: RefreshInFlight? = nil,
-        pendingDeviceAuthorization: PendingDeviceAuthorization? = nil
+        pendingDeviceAuthorization: PendingDeviceAuthorization? = nil, accessToken: StoredAccessToken? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -57,6 +60,13 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
         self.pendingRequest = pendingAuthorization.map { .browser($0) } ?? pendingDeviceAuthorization.map { .device($0) }
         self.dpopNonces = dpopNonces
         self.refreshInFlight = refreshInFlight
+        self.accessToken = accessToken
+    }
+
+    /// Whether the record holds a grant (a refresh token, an ID token, or the access token of
+    /// a grant without a refresh token), as opposed to a pending request alone or nothing.
+    public var holdsGrant: Bool {
+        refreshToken != nil || idToken != nil || accessToken != nil
     }
 
     /// The browser authorization waiting for its redirect, when that is the pending request.
@@ -78,6 +88,7 @@ public struct SessionRecord: Sendable, Hashable, CustomStringConvertible {
         var items: [String] = []
         if subject != nil { items.append("subject") }
         if refreshToken != nil { items.append("refresh token") }
+        if accessToken != nil { items.append("access token") }
         if idToken != nil { items.append("ID token") }
         if dpopPrivateKey != nil { items.append("DPoP key") }
         switch pendingRequest {

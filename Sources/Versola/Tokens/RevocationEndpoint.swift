@@ -72,9 +72,22 @@ package struct RevocationEndpoint: Sendable {
     public func attempt(
         refreshToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil, accessToken: String? = nil
     ) async -> Outcome {
+        await attempt(token: refreshToken, hint: "refresh_token", budget: budget, dpopKey: dpopKey, accessToken: accessToken)
+    }
+
+    /// Asks the provider to revoke the access token of a grant that has no refresh token (P13),
+    /// with `token_type_hint=access_token`; a provider that wants the request authenticated
+    /// gets the token itself as its credential.
+    public func attempt(accessToken: String, budget: OperationBudget, dpopKey: DPoPKey? = nil) async -> Outcome {
+        await attempt(token: accessToken, hint: "access_token", budget: budget, dpopKey: dpopKey, accessToken: accessToken)
+    }
+
+    private func attempt(
+        token: String, hint: String, budget: OperationBudget, dpopKey: DPoPKey?, accessToken: String?
+    ) async -> Outcome {
         var form = FormBody()
-        form.append("token", refreshToken)
-        form.append("token_type_hint", "refresh_token")
+        form.append("token", token)
+        form.append("token_type_hint", hint)
         let request = client.request(to: url, form: form)
         let log = sender.environment.log
         do {

@@ -346,6 +346,12 @@ public actor SessionHost {
             ("dpop", .bool(session.grantTokenType.map { $0 == .dpop } ?? (settings.dpop == .require))),
             ("dpopMode", .string(settings.dpop.rawValue)),
         ]
+        switch session.grantLifetime {
+        case .endsAt(let end)?: members.append(("endsAt", .string(ISO8601DateFormatter().string(from: end))))
+        case .unbounded?: members.append(("endsAt", .null))
+        case .renewable?, nil: break
+        }
+        if let renewable = session.grantLifetime.map({ $0 == .renewable }) { members.append(("renewable", .bool(renewable))) }
         if let problem = session.storageProblem { members.append(("problem", .string(problem))) }
         // P12: records a sign-in moved aside because they no longer decrypted.
         let setAside = session.setAsideRecords

@@ -161,8 +161,12 @@ struct LoginCommand {
         // A grant without an ID token (no openid, A16) is handed over too, matched by its absence.
         CommandRunner.handAccessToken(token, idToken: await session.idToken(), context)
         guard !token.renewable else { return nil }
-        let when = token.expiresAt.map { " at " + ISO8601DateFormatter().string(from: $0) } ?? " when its access token expires"
-        return "The provider gave no refresh token: this session ends\(when); then run versola login again.\n"
+        guard let end = token.expiresAt else {
+            return "The provider gave no refresh token and no expiry: this session lasts until a resource refuses its token; "
+                + "then run versola login again.\n"
+        }
+        return "The provider gave no refresh token: this session ends at \(ISO8601DateFormatter().string(from: end)); "
+            + "then run versola login again.\n"
     }
 
     /// `--passphrase-fd`, else `VERSOLA_PASSPHRASE_FD`.

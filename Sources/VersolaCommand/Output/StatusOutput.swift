@@ -15,6 +15,11 @@ enum StatusOutput {
             line += " as \(TerminalText.visible(who)) (sub \(TerminalText.visible(user["subject"]?.string ?? "?")))"
         }
         if let issuer = status["issuer"]?.string { line += " at \(TerminalText.visible(issuer))" }
+        if status["renewable"]?.bool == false {
+            // P13: the session ends with its access token.
+            let end = status["endsAt"]?.string.map { "ends at \(TerminalText.visible($0))" } ?? "does not expire"
+            line += "\n  no refresh token; \(end)"
+        }
         if let problem = status["problem"]?.string { line += "\n  the stored session cannot be read: \(TerminalText.visible(problem))" }
         for case .string(let path) in status["setAside"]?.array ?? [] {
             line += "\n  an earlier record that no longer decrypted was moved aside to \(TerminalText.visible(path))"

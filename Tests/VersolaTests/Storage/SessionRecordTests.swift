@@ -22,26 +22,55 @@ import VersolaHTTP
         #expect(StorageSamples.full.serialized() == StorageSamples.full.serialized())
     }
 
-    // P4: no access token and no parsed claims in the type nor in what is written.
-    @Test func noAccessTokenNorClaimsAreStored() throws {
+    // P4, P13: no parsed claims ever, and no access token for a grant with a refresh token:
+    // the `accessToken` member is written only for a grant that has nothing else.
+    @Test("P4 P13: a renewable grant's record holds no access token and no claims")
+    func noAccessTokenNorClaimsAreStored() throws {
         let fields = Mirror(reflecting: StorageSamples.full).children.compactMap(\.label)
         #expect(
             Set(fields)
                 == [
                     "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey", "pendingRequest",
-                    "dpopNonces", "refreshInFlight",
+                    "dpopNonces", "refreshInFlight", "accessToken",
                 ])
         let json = try JSONValue(parsing: StorageSamples.full.serialized())
         let names = try #require(json.object?.names)
         #expect(
             names == [
                 "version", "issuer", "clientID", "subject", "refreshToken", "idToken", "dpopPrivateKey",
-                "pendingAuthorization", "pendingDeviceAuthorization", "dpopNonces", "refreshInFlight",
+                "pendingAuthorization", "pendingDeviceAuthorization", "dpopNonces", "refreshInFlight", "accessToken",
             ])
-        for name in names { #expect(!name.lowercased().contains("access") && !name.lowercased().contains("claim")) }
+        #expect(json["accessToken"]?.isNull == true)
+        for name in names { #expect(!name.lowercased().contains("claim")) }
         // The in-flight marker holds a digest, never the token.
         let text = String(decoding: StorageSamples.full.serialized(), as: UTF8.self)
         #expect(text.components(separatedBy: "refresh-SECRET-abc").count == 2)  // only the refreshToken member
+    }
+
+    @Test("P13 P5: the access token of a grant without a refresh token round-trips; its description shows no value")
+    func accessTokenOnlyRecord() throws {
+        let expiry = Date(timeIntervalSinceReferenceDate: 820_000_000.25)
+        for token in [
+            StoredAccessToken(value: "gho_SECRET-1", expiresAt: expiry, scope: "repo read:org"),
+            StoredAccessToken(value: "gho_SECRET-2", expiresAt: nil),
+        ] {
+            let record = SessionRecord(issuer: "https://github.example", clientID: "cli", accessToken: token)
+            #expect(record.holdsGrant)
+            #expect(try SessionRecord(serialized: record.serialized()) == record)
+            #expect(!"\(record) \(token)".contains("SECRET"))
+            #expect("\(record)".contains("access token"))
+        }
+        // Records written before P13 have no such member: they read as holding none.
+        let older = try mutated { $0["accessToken"] = nil }
+        #expect(try SessionRecord(serialized: older).accessToken == nil)
+        for broken: JSONValue in [["value": "", "expiresAt": .null, "scope": .null], ["value": "x", "expiresAt": "soon", "scope": .null],
+            ["value": "x", "scope": .null], "token"]
+        {
+            #expect(throws: SessionRecordFormatError.self) {
+                try SessionRecord.decode(try self.mutated { $0["accessToken"] = broken })
+            }
+        }
+        #expect(!SessionRecord(issuer: "i", clientID: "c").holdsGrant)
     }
 
     @Test func descriptionShowsNoSecret() {
