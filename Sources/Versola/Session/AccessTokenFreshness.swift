@@ -48,7 +48,15 @@ struct AccessTokenFreshness: Sendable {
         case deadlinesDisagree
     }
 
-    func verdict(for token: HeldAccessToken, monotonicNow: Duration, wallNow: Date) -> Verdict {
+    /// The lead a token that nothing can renew keeps before its expiry (P13): the margin exists
+    /// to refresh ahead of time, and without a refresh token the token is served to its end,
+    /// less the time a request takes to reach the resource.
+    static let lastUseLead = Duration.seconds(5)
+
+    /// Whether `token` may be served now. `renewable` says whether a refresh token stands
+    /// behind it: only then is it given up `margin` ahead of its expiry (T1, P13).
+    func verdict(for token: HeldAccessToken, monotonicNow: Duration, wallNow: Date, renewable: Bool = true) -> Verdict {
+        let margin = renewable ? margin : min(margin, Self.lastUseLead)
         if let deadline = token.localDeadline, deadline - monotonicNow <= margin { return .expired }
         if !clockIsFast, let expiration = token.expiration,
             expiration.timeIntervalSince(wallNow) <= Self.seconds(margin)

@@ -50,7 +50,8 @@ extension Session {
         })
         else { return nil }
         let clock = client.environment.clock
-        guard freshness.verdict(for: held, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow) == .serve
+        guard freshness.verdict(for: held, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow, renewable: token.renewable)
+            == .serve
         else { return nil }
         return token
     }
@@ -70,7 +71,8 @@ extension Session {
         }
         if !forceRefresh, let token = held.token {
             let clock = client.environment.clock
-            switch freshness.verdict(for: token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow) {
+            let renewable = held.grant.refreshToken != nil
+            switch freshness.verdict(for: token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow, renewable: renewable) {
             case .serve: return .token(token.value)
             case .deadlinesDisagree:
                 let renewed = try await refresh(from: held.grant)

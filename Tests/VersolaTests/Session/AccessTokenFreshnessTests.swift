@@ -59,3 +59,15 @@ import VersolaHTTP
         #expect(HeldAccessToken.expiration(of: "opaque") == nil)
     }
 }
+
+extension AccessTokenFreshnessTests {
+    @Test("P13 T1: a token nothing can renew is served to its last seconds, not given up a margin ahead")
+    func unrenewableTokenServedToItsEnd() {
+        let freshness = AccessTokenFreshness(margin: .seconds(120))
+        let token = HeldAccessToken(value: "opaque", expiresIn: .seconds(60), mintedAt: .seconds(1000))
+        #expect(freshness.verdict(for: token, monotonicNow: .seconds(1000), wallNow: Self.now) == .expired)
+        #expect(freshness.verdict(for: token, monotonicNow: .seconds(1000), wallNow: Self.now, renewable: false) == .serve)
+        #expect(freshness.verdict(for: token, monotonicNow: .seconds(1054), wallNow: Self.now, renewable: false) == .serve)
+        #expect(freshness.verdict(for: token, monotonicNow: .seconds(1055), wallNow: Self.now, renewable: false) == .expired)
+    }
+}
