@@ -49,10 +49,14 @@ need_packages() {
 # kept in LOG and its summary lines shown; returns its exit status. (Environment given before
 # the call, such as VERSOLA_CLI_UNDER_TEST, reaches the tests.)
 run_swift_tests() {
-  local log=$1 status
+  local log=$1 status runtime
   shift
+  # A runtime directory of the run's own: records the tests' failing disks spill (P10) land
+  # there, never in the machine's /dev/shm or the person's session.
+  runtime=$(temp_dir)
+  chmod 700 "$runtime"
   set +e
-  swift test --skip-build "$@" >"$log" 2>&1
+  XDG_RUNTIME_DIR=$runtime swift test --skip-build "$@" >"$log" 2>&1
   status=$?
   set -e
   grep -E '(✘|FAIL|error:|Test run with|Executed [0-9]+ test)' "$log" || true

@@ -198,6 +198,15 @@ func docExampleSession(apiURL: URL) async throws {
     print(response.status)
 }
 
+func docExampleGrantLifetime(session: Session) {
+    switch session.grantLifetime {
+    case .renewable?: print("renewed as needed")
+    case .endsAt(let date)?: print("no refresh token; ends at \(date)")
+    case .unbounded?: print("no refresh token; does not expire")
+    case nil: print("signed out")
+    }
+}
+
 func docExampleSessionConfiguration(issuer: String) throws {
     var configuration = SessionConfiguration(client: ClientConfiguration(issuer: issuer, clientID: "cli"))
     configuration.refreshMargin = .seconds(300)

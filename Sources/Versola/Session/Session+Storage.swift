@@ -44,10 +44,11 @@ extension Session {
     // MARK: Writes that must not lose a token (P10)
 
     /// Saves `record` (the caller holds the profile lock); when the store refuses, the record
-    /// is held in memory and written again later.
+    /// is held in memory and written again later, and the store keeps it where it can (a spill
+    /// to another file system) for the processes that outlive this one (P10).
     func saveOrHold(_ record: SessionRecord, replacing: String?) async {
         do throws(VersolaError) {
-            try await store.save(record)
+            try await store.saveRenewal(record)
             knownGeneration = await store.generation()
             unsaved = nil
         } catch {
@@ -71,7 +72,7 @@ extension Session {
                 superseded = true
                 return
             }
-            try await store.save(pending.record)
+            try await store.saveRenewal(pending.record)
             knownGeneration = await store.generation()
             written = true
         }

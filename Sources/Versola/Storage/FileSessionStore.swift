@@ -23,8 +23,11 @@ import VersolaCrypto
 ///   moves it aside to `session.invalid-<unix time>-<random>` instead of overwriting it, so
 ///   nothing is lost silently;
 /// - any other I/O failure (`EACCES`, `ENOSPC`, `EROFS`, a symbolic link or FIFO in place of
-///   the file) → `.configuration(.invalidConfiguration("cannot <operation> <path>: <reason>"))`:
-///   the person or an administrator has to fix the file system.
+///   the file) → `.recoverable(.storageUnavailable(…))` naming the call and the path: the person
+///   or an administrator has to fix the file system, and the session is kept meanwhile (P10).
+///   A record that could not be written is also spilled, sealed, to another file system
+///   (``SpillFile``): the next reader of the profile takes it up while nothing else has been
+///   written since, so a process that ends before the disk has room loses no rotated token.
 ///
 /// ```swift
 /// let directories = try XDGDirectories.current()
@@ -54,6 +57,8 @@ public final class FileSessionStore: SessionStore {
     private let lockIdentity: ExclusiveAccessIdentity
     /// Called when the `flock` is held by someone else and this store starts waiting (tests).
     let onLockContention: @Sendable () -> Void
+    /// Where a record the profile's file system refused goes (P10); nil when there is nowhere.
+    let spill: SpillFile?
 
     /// The bytes every record file starts with.
     static let magic: [UInt8] = Array("VSR1".utf8)
@@ -71,17 +76,22 @@ public final class FileSessionStore: SessionStore {
     }
 
     init(
-        profile: String, directory: URL, keySource: any KeySource, onLockContention: @escaping @Sendable () -> Void
+        profile: String, directory: URL, keySource: any KeySource, onLockContention: @escaping @Sendable () -> Void,
+        spillDirectory: String? = nil
     ) throws(VersolaError) {
         self.directory = try ProfileDirectory(profile: profile, stateHome: directory)
         self.keySource = keySource
         self.onLockContention = onLockContention
+        self.spill = SpillFile(recordPath: self.directory.recordPath, directory: spillDirectory)
         (mutex, lockIdentity) = LockRegistry.shared.locks(for: self.directory.lockPath)
     }
 
     /// The stored record, or nil when there is none. The key source is asked only when a
-    /// record exists. See the type's documentation for the failures.
+    /// record exists. A record spilled after a failed write (P10) is the newest while the
+    /// profile's generation is the one it follows; a caller holding the profile lock writes it
+    /// through. See the type's documentation for the failures.
     public func load() async throws(VersolaError) -> SessionRecord? {
+        if let spilled = await takeSpill() { return spilled }
         guard let sealed = try readRecordFile() else { return nil }
         let key = try await keySource.dataKey()
         return try open(sealed, key: key)
@@ -90,6 +100,17 @@ public final class FileSessionStore: SessionStore {
     /// Seals `record` and replaces the stored one atomically. An existing record that does
     /// not open with the current key is moved aside first (see the type's documentation).
     public func save(_ record: SessionRecord) async throws(VersolaError) {
+        try await write(record, spilling: false)
+    }
+
+    /// ``save(_:)`` for a record holding a just-rotated refresh token (P10): when the file
+    /// system refuses the write, the sealed record is spilled (``SpillFile``) before the
+    /// failure is thrown, and readers of the profile take it up from there.
+    public func saveRenewal(_ record: SessionRecord) async throws(VersolaError) {
+        try await write(record, spilling: true)
+    }
+
+    private func write(_ record: SessionRecord, spilling: Bool) async throws(VersolaError) {
         let key = try await keySource.dataKey()
         let sealed: [UInt8]
         do {
@@ -97,14 +118,36 @@ public final class FileSessionStore: SessionStore {
         } catch {
             throw .configuration(.invalidConfiguration("cannot seal the session record"))
         }
+        let generation = ProfileWatcher.readGeneration(directory.generationPath)
         do {
             try directory.ensure()
             try setAsideUnreadableRecord(key: key)
-            try PrivateFiles.writeAtomically(sealed, to: directory.recordPath, in: directory.path)
-            try advanceGeneration()
+            try writeSealed(sealed)
         } catch {
+            if spilling { try? spill?.write(sealed: sealed, following: generation) }
             throw error.storageError
         }
+    }
+
+    /// Writes a sealed record over the record file and moves the generation on; the spill it
+    /// supersedes is removed.
+    private func writeSealed(_ sealed: [UInt8]) throws(FileSystemFailure) {
+        try PrivateFiles.writeAtomically(sealed, to: directory.recordPath, in: directory.path)
+        try advanceGeneration()
+        spill?.remove()
+    }
+
+    /// The spilled record while it follows the current generation (a stale or unreadable one
+    /// is removed), written through when this task holds the profile lock.
+    private func takeSpill() async -> SessionRecord? {
+        guard let spill, let (generation, sealed) = spill.read(), let key = try? await keySource.dataKey() else { return nil }
+        guard generation == ProfileWatcher.readGeneration(directory.generationPath), let record = try? open(sealed, key: key) else {
+            // Another write came after it, or it no longer opens: the record file is the truth.
+            spill.remove()
+            return nil
+        }
+        if lockIdentity.isHeldByCurrentTask { try? writeSealed(sealed) }
+        return record
     }
 
     /// Deletes the stored record and any temp files left by interrupted writes, then lets the
@@ -124,6 +167,7 @@ public final class FileSessionStore: SessionStore {
                 try PrivateFiles.remove(directory.path + "/" + name)
             }
             try PrivateFiles.remove(directory.recordPath)
+            spill?.remove()
             if FileManager.default.fileExists(atPath: directory.path) {
                 try PrivateFiles.syncDirectory(directory.path)
                 try advanceGeneration()
@@ -144,17 +188,26 @@ public final class FileSessionStore: SessionStore {
     /// The profile's change counter (see ``SessionStore/generation()``): the number in
     /// `<profile>/generation`, 0 when there is none.
     public func generation() async -> UInt64 {
-        ProfileWatcher.readGeneration(directory.generationPath)
+        currentGeneration()
     }
 
-    /// Yields each new generation written by any process (inotify on the profile directory,
-    /// and a re-read at most every second). Ends watching when the stream is dropped.
+    /// The generation on disk, marked (its top bit flipped) while a spilled record follows it
+    /// (P10), so that a spill made by another process is a change every watcher sees.
+    private func currentGeneration() -> UInt64 {
+        let written = ProfileWatcher.readGeneration(directory.generationPath)
+        guard let spilled = spill?.read()?.generation, spilled == written else { return written }
+        return written ^ (1 << 63)
+    }
+
+    /// Yields each new generation written by any process (inotify on the profile directory and
+    /// the spill directory, and a re-read at most every second). Ends watching when the stream
+    /// is dropped.
     public func changes() -> AsyncStream<UInt64> {
         try? directory.ensure()
         let (stream, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
         let watcher = ProfileWatcher(
-            directory: directory.path, generationPath: directory.generationPath,
-            initial: ProfileWatcher.readGeneration(directory.generationPath)
+            directories: [directory.path] + (spill.map { [$0.directory] } ?? []), initial: currentGeneration(),
+            read: { [weak self] in self?.currentGeneration() ?? 0 }
         ) { generation in continuation.yield(generation) }
         continuation.onTermination = { _ in watcher.stop() }
         return stream

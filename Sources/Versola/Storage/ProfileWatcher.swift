@@ -5,8 +5,9 @@ import Synchronization
 /// Tells a process when another one changed a profile's stored record (S11).
 ///
 /// Every write of the record advances the profile's generation file
-/// (`<state home>/versola/<profile>/generation`). The watcher follows the profile directory
-/// with inotify, so a change is seen within milliseconds, and re-reads the generation at most
+/// (`<state home>/versola/<profile>/generation`); a record spilled elsewhere because the disk
+/// refused it (P10) marks it. The watcher follows the profile directory and the spill
+/// directory with inotify, so a change is seen within milliseconds, and re-reads the generation at most
 /// once a second as well, which keeps it working where inotify is unavailable or misses an
 /// event (the directory removed and made again, a network file system). It reports a change
 /// only when the generation it reads differs from the last one it reported.
@@ -16,8 +17,10 @@ final class ProfileWatcher: Sendable {
     /// How often the generation is re-read without an inotify event.
     static let fallbackInterval: Int32 = 1000
 
-    private let directory: String
-    private let generationPath: String
+    /// The directories followed: the profile's, and the spill directory (P10), which may not exist yet.
+    private let directories: [String]
+    /// Reads the current generation.
+    private let read: @Sendable () -> UInt64
     private let onChange: @Sendable (UInt64) -> Void
     /// The pipe that wakes the thread to stop: read end, write end.
     private let wake: (read: Int32, write: Int32)
@@ -25,9 +28,12 @@ final class ProfileWatcher: Sendable {
 
     /// Starts watching; `onChange` is called (on the watcher's thread) with each new generation.
     /// - Parameter initial: the generation the caller already knows.
-    init(directory: String, generationPath: String, initial: UInt64, onChange: @escaping @Sendable (UInt64) -> Void) {
-        self.directory = directory
-        self.generationPath = generationPath
+    init(
+        directories: [String], initial: UInt64, read: @escaping @Sendable () -> UInt64,
+        onChange: @escaping @Sendable (UInt64) -> Void
+    ) {
+        self.directories = directories
+        self.read = read
         self.onChange = onChange
         wake = CloseOnExec.pipe() ?? (-1, -1)
         let thread = Thread { [self] in self.run(initial: initial) }
@@ -50,7 +56,7 @@ final class ProfileWatcher: Sendable {
     private func run(initial: UInt64) {
         var last = initial
         let notify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        var watching = false
+        var watches: [Int32: String] = [:]
         defer {
             if notify >= 0 { close(notify) }
             // Under the lock, so that stop() never writes to a descriptor closed here.
@@ -64,12 +70,15 @@ final class ProfileWatcher: Sendable {
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !isStopped {
-            if notify >= 0 && !watching {
-                watching = inotify_add_watch(notify, directory, mask) >= 0
+            if notify >= 0 {
+                for directory in directories where !watches.values.contains(directory) {
+                    let watch = inotify_add_watch(notify, directory, mask)
+                    if watch >= 0 { watches[watch] = directory }
+                }
             }
             var descriptors = [
                 pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: watching ? notify : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watches.isEmpty ? -1 : notify, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 2, Self.fallbackInterval)
             if isStopped { return }
@@ -77,12 +86,12 @@ final class ProfileWatcher: Sendable {
             if descriptors[1].revents != 0 {
                 // Drain every queued event; a watch that went away (directory removed) is added again.
                 while true {
-                    let count = buffer.withUnsafeMutableBytes { read(notify, $0.baseAddress, $0.count) }
+                    let count = buffer.withUnsafeMutableBytes { Glibc.read(notify, $0.baseAddress, $0.count) }
                     if count <= 0 { break }
-                    if Self.containsRemoval(buffer, count: count) { watching = false }
+                    for watch in Self.removedWatches(buffer, count: count) { watches[watch] = nil }
                 }
             }
-            let current = Self.readGeneration(generationPath)
+            let current = read()
             if current != last {
                 last = current
                 onChange(current)
@@ -90,17 +99,18 @@ final class ProfileWatcher: Sendable {
         }
     }
 
-    /// Whether the events in `buffer` say the watch itself ended (`IN_IGNORED`, the directory
-    /// deleted or moved), so it has to be added again.
-    private static func containsRemoval(_ buffer: [UInt8], count: Int) -> Bool {
+    /// The watches whose events in `buffer` say they ended (`IN_IGNORED`, the directory deleted
+    /// or moved), so they have to be added again.
+    private static func removedWatches(_ buffer: [UInt8], count: Int) -> [Int32] {
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
-        var removed = false
+        var removed: [Int32] = []
         buffer.withUnsafeBytes { raw in
             while offset + header <= count {
+                let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let nameLength = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { removed = true }
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { removed.append(watch) }
                 offset += header + nameLength
             }
         }

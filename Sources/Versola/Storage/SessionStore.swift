@@ -28,6 +28,12 @@ public protocol SessionStore: Sendable {
     func save(_ record: SessionRecord) async throws(VersolaError)
 
     /// Removes the stored record (logout, the S7 wipe). Works while the key source is locked.
+    /// Saves a record holding a refresh token the provider has just rotated (P10), as
+    /// ``save(_:)`` does; a store that can keep the record elsewhere when its own storage
+    /// refuses it (``FileSessionStore`` spills it to another file system) does so before
+    /// throwing, so that the token outlives a process that ends before the write succeeds.
+    func saveRenewal(_ record: SessionRecord) async throws(VersolaError)
+
     func wipe() async throws(VersolaError)
 
     /// Runs `body` while holding the profile's exclusive lock; other callers of this method on
@@ -66,4 +72,7 @@ extension SessionStore {
 
     /// A store that keeps no record aside: none.
     public func setAsideRecords() async -> [String] { [] }
+
+    /// Saves with ``save(_:)``: a store with nowhere else to keep the record.
+    public func saveRenewal(_ record: SessionRecord) async throws(VersolaError) { try await save(record) }
 }

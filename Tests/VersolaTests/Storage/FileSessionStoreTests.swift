@@ -216,10 +216,19 @@ import VersolaTesting
         let blocker = directory.file("state")
         try Data().write(to: URL(fileURLWithPath: blocker))
         let store = try FileSessionStore(
-            profile: "team", directory: URL(fileURLWithPath: blocker), keySource: FixedKeySource(key: .generate()))
+            profile: "team", directory: URL(fileURLWithPath: blocker), keySource: FixedKeySource(key: .generate()),
+            onLockContention: {}, spillDirectory: directory.file("spill"))
         await expectStorageUnavailable(containing: blocker) { () throws(VersolaError) in
             try await store.save(StorageSamples.minimal)
         }
+        // P9, P11: a plain save that fails leaves nothing anywhere…
+        #expect(try await store.load() == nil)
+        // …P10: a renewal that fails is spilled, and read back from there.
+        await expectStorageUnavailable(containing: blocker) { () throws(VersolaError) in
+            try await store.saveRenewal(StorageSamples.minimal)
+        }
+        #expect(try await store.load() == StorageSamples.minimal)
+        store.spill?.remove()
         #expect(try await store.load() == nil)
 
         // A symbolic link in place of the record is refused, not followed.
