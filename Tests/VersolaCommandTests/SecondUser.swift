@@ -102,3 +102,11 @@ func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value
     }
     return try result.get()
 }
+
+extension SecondUser {
+    /// Fetches `url` with curl as this user: curl's exit status (22 for an answer of 400 or more,
+    /// 0 for one below; redirects are not followed).
+    func fetch(_ url: String) throws -> Int32 {
+        try run("curl -s -f -o /dev/null --max-time 10 '\(url)'")
+    }
+}

@@ -83,6 +83,9 @@ public final class LoopbackListener: Sendable {
             return .respond(LoopbackPage.wrongHost)
         }
         guard request.method == "GET", request.path == path else { return .respond(LoopbackPage.notFound) }
+        // L8: only the person's own processes (their browser) complete it; another local user
+        // who read the address from a command line gets nothing and consumes nothing.
+        guard LoopbackPeerOwner().allows(request.peer, localPort: server.port) else { return .respond(LoopbackPage.otherUser) }
         switch wait.take(AuthorizationRedirect(query: request.query ?? "")) {
         case .accepted(let redirect):
             return .respond(redirect.error.map(LoopbackPage.refused) ?? LoopbackPage.received)

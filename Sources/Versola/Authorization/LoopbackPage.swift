@@ -49,6 +49,11 @@ enum LoopbackPage {
     /// A request on another path.
     static let notFound = page(status: 404, title: "Not found", text: "This address only receives a sign-in response.")
 
+    /// A connection from a process of another local user (L8): nothing is taken from it.
+    static let otherUser = page(
+        status: 403, title: "Not yours",
+        text: "This address belongs to a sign-in of another user of this computer. Nothing was done.")
+
     /// A request whose `Host` is not the listener's address and port.
     static let wrongHost = page(
         status: 421, title: "Wrong address", text: "This sign-in listener only answers requests made to its own address.")

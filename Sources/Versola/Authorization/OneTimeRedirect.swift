@@ -77,6 +77,9 @@ public final class OneTimeRedirect: Sendable {
             return .respond(LoopbackPage.wrongHost)
         }
         guard request.method == "GET", request.path == path else { return .respond(LoopbackPage.notFound) }
+        // L8: only the person's own processes (their browser) complete it; another local user
+        // who read the address from a command line gets nothing and consumes nothing.
+        guard LoopbackPeerOwner().allows(request.peer, localPort: server.port) else { return .respond(LoopbackPage.otherUser) }
         let taken = state.withLock { state -> (target: String, waiter: CheckedContinuation<Bool, Never>?)? in
             guard let target = state.target, !state.ended else { return nil }
             state.target = nil
