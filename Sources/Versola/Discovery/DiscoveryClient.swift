@@ -24,7 +24,15 @@ package actor DiscoveryClient {
     public let configuration: ClientConfiguration
     private let sender: EndpointSender
     private var cached: ProviderMetadata?
-    private var flight = SingleFlight<ProviderMetadata>()
+    /// Whether `cached` was read from the provider cache rather than fetched by this client.
+    private var cachedWasKept = false
+    private var flight = SingleFlight<Fetched>()
+
+    /// What a fetch found, and whether it came from the provider cache.
+    private struct Fetched: Sendable {
+        var metadata: ProviderMetadata
+        var kept: Bool
+    }
 
     /// Creates a client; nothing is fetched until ``metadata(budget:)``.
     public init(configuration: ClientConfiguration, sender: EndpointSender) {
@@ -53,57 +61,87 @@ package actor DiscoveryClient {
         let task = flight.join { await Self.fetch(configuration: configuration, sender: sender, budget: budget) }
         let result = await task.value
         _ = flight.finish(task)
-        if case .success(let metadata) = result, cached == nil { cached = metadata }
-        return try result.get()
+        if case .success(let fetched) = result, cached == nil {
+            cached = fetched.metadata
+            cachedWasKept = fetched.kept
+        }
+        return try result.get().metadata
     }
 
     /// The cached metadata, without fetching.
     public var cachedMetadata: ProviderMetadata? { cached }
 
+    /// Forgets metadata read from the provider cache when `error` is an endpoint's 404 (A16): the
+    /// provider has moved its endpoints since the copy was kept, so the next call discovers
+    /// again. Metadata this client fetched itself is kept.
+    public func forgetKeptCopy(after error: VersolaError) {
+        guard cachedWasKept, case .recoverable(.server(let failure)) = error, failure.status == 404 else { return }
+        cached = nil
+        cachedWasKept = false
+        sender.environment.providerCache?.remove(.metadata, issuer: configuration.issuer)
+        sender.environment.log.record(
+            VersolaLogEvent(.info, "an endpoint of the kept metadata of \(configuration.issuer) answered 404; discovering again"))
+    }
+
     private static func fetch(
         configuration: ClientConfiguration, sender: EndpointSender, budget: OperationBudget
-    ) async -> Result<ProviderMetadata, VersolaError> {
+    ) async -> Result<Fetched, VersolaError> {
+        let environment = sender.environment
         do throws(VersolaError) {
             try configuration.validate()
-            let locations = MetadataLocation.candidates(
-                forIssuer: configuration.issuer, openIDFirst: MetadataLocation.asksOpenIDFirst(configuration))
-            guard !locations.isEmpty else {
-                throw .configuration(.invalidConfiguration("issuer \(configuration.issuer) gives no discovery URL"))
+            let issuer = configuration.issuer
+            if let kept = environment.providerCache?.metadata(issuer: issuer, now: environment.clock.wallClockNow, log: environment.log) {
+                environment.log.record(VersolaLogEvent(.debug, "metadata of \(issuer) from the provider cache"))
+                return .success(Fetched(metadata: kept.overridden(by: configuration.endpoints), kept: true))
             }
-            var search = MetadataSearch(locations: locations, issuer: configuration.issuer)
-            var action = search.start()
-            while true {
-                switch action {
-                case .ask(let location):
-                    var request = HTTPRequest(method: .get, url: location.url)
-                    request.headers.add("Accept", "application/json")
-                    do throws(VersolaError) {
-                        let response = try await sender.send(request, kind: .probe, budget: budget)
-                        action = search.answered(response, now: sender.environment.clock.wallClockNow)
-                    } catch {
-                        action = search.failed(error)
-                    }
-                case .use(let metadata, let location):
-                    sender.environment.log.record(
-                        VersolaLogEvent(.debug, "discovered \(metadata.issuer) at \(location.url.absoluteString)"))
-                    return .success(metadata.overridden(by: configuration.endpoints))
-                case .repeatSearch(let transient):
-                    try await waitToRepeat(search.searches, after: transient, sender: sender, budget: budget)
-                    action = search.repeatSearch()
-                case .notFound(let misses):
-                    if configuration.endpoints.sufficeWithoutMetadata {
-                        sender.environment.log.record(
-                            VersolaLogEvent(.debug, "\(configuration.issuer) publishes no metadata; using the configured endpoints"))
-                        return .success(try ProviderMetadata(issuer: configuration.issuer, endpoints: configuration.endpoints))
-                    }
-                    throw noMetadata(issuer: configuration.issuer, misses: misses)
-                case .fail(let error):
-                    throw error
-                }
-            }
+            return .success(Fetched(metadata: try await search(configuration: configuration, sender: sender, budget: budget), kept: false))
         } catch {
-            sender.environment.log.record(VersolaLogEvent(.warning, "discovery of \(configuration.issuer) failed: \(error)"))
+            environment.log.record(VersolaLogEvent(.warning, "discovery of \(configuration.issuer) failed: \(error)"))
             return .failure(error)
+        }
+    }
+
+    /// Asks the issuer's metadata locations (``MetadataSearch``) and keeps what is found.
+    private static func search(
+        configuration: ClientConfiguration, sender: EndpointSender, budget: OperationBudget
+    ) async throws(VersolaError) -> ProviderMetadata {
+        let environment = sender.environment
+        let locations = MetadataLocation.candidates(
+            forIssuer: configuration.issuer, openIDFirst: MetadataLocation.asksOpenIDFirst(configuration))
+        guard !locations.isEmpty else {
+            throw .configuration(.invalidConfiguration("issuer \(configuration.issuer) gives no discovery URL"))
+        }
+        var search = MetadataSearch(locations: locations, issuer: configuration.issuer)
+        var action = search.start()
+        while true {
+            switch action {
+            case .ask(let location):
+                var request = HTTPRequest(method: .get, url: location.url)
+                request.headers.add("Accept", "application/json")
+                do throws(VersolaError) {
+                    let response = try await sender.send(request, kind: .probe, budget: budget)
+                    action = search.answered(response, now: environment.clock.wallClockNow)
+                } catch {
+                    action = search.failed(error)
+                }
+            case .use(let metadata, let location, let cacheControl):
+                environment.log.record(VersolaLogEvent(.debug, "discovered \(metadata.issuer) at \(location.url.absoluteString)"))
+                environment.providerCache?.keep(
+                    metadata, cacheControl: cacheControl, now: environment.clock.wallClockNow, log: environment.log)
+                return metadata.overridden(by: configuration.endpoints)
+            case .repeatSearch(let transient):
+                try await waitToRepeat(search.searches, after: transient, sender: sender, budget: budget)
+                action = search.repeatSearch()
+            case .notFound(let misses):
+                guard configuration.endpoints.sufficeWithoutMetadata else {
+                    throw noMetadata(issuer: configuration.issuer, misses: misses)
+                }
+                environment.log.record(
+                    VersolaLogEvent(.debug, "\(configuration.issuer) publishes no metadata; using the configured endpoints"))
+                return try ProviderMetadata(issuer: configuration.issuer, endpoints: configuration.endpoints)
+            case .fail(let error):
+                throw error
+            }
         }
     }
 

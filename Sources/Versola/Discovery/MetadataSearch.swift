@@ -25,8 +25,8 @@ struct MetadataSearch: Sendable {
     enum Action: Sendable {
         /// Ask this location, once.
         case ask(MetadataLocation)
-        /// Use this document, found at this location.
-        case use(ProviderMetadata, MetadataLocation)
+        /// Use this document, found at this location, whose answer had this `Cache-Control`.
+        case use(ProviderMetadata, MetadataLocation, cacheControl: String?)
         /// Every location failed, this one in a way worth repeating: repeat the whole search
         /// (``repeatSearch()``) when the attempts and the budget allow.
         case repeatSearch(Transient)
@@ -101,7 +101,8 @@ struct MetadataSearch: Sendable {
             return miss(location, "\(response.status)\(type), not a metadata document", outcome, nil)
         }
         do throws(VersolaError) {
-            return .use(try ProviderMetadata(document: document, configuredIssuer: issuer, source: location.source), location)
+            let metadata = try ProviderMetadata(document: document, configuredIssuer: issuer, source: location.source)
+            return .use(metadata, location, cacheControl: response.headers["Cache-Control"])
         } catch {
             return .fail(error)
         }
