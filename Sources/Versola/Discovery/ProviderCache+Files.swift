@@ -48,8 +48,11 @@ extension ProviderCache {
         entry["document"] = document
         let parent = directory.deletingLastPathComponent().path
         do {
+            // L4: a directory another user owns or may write is refused before it is made private.
+            for path in [parent, directory.path] {
+                try OwnedPath.checkIfPresent(path, what: "cache directory", access: .notWritableByOthers)
+            }
             try PrivateFiles.ensureDirectory(directory.path, privateDirectories: [parent, directory.path])
-            try OwnedPath.checkIfPresent(directory.path, what: "cache directory", access: .privateToOwner)
             try PrivateFiles.writeAtomically(JSONValue.object(entry).serializedBytes(), to: path(kind, issuer: issuer), in: directory.path)
         } catch {
             log.record(VersolaLogEvent(.warning, "provider cache not written: \(error)"))

@@ -132,4 +132,16 @@ struct ProviderCacheTests {
         _ = try await JWKSCache(jwksURI: moved, sender: sender, issuer: ProviderFixture.issuer).keySet(budget: harness.budget())
         #expect(harness.transport.requests.count == 3)
     }
+
+    @Test("L4 L8: a cache directory another user owns, or others may write, is neither used nor written into")
+    func untrustedDirectoryIsRefused() async throws {
+        let parent = cache.directory.deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: cache.directory.path, withIntermediateDirectories: true)
+        chmod(parent, 0o777)
+        try harness.serveProvider()
+        _ = try await discover()
+        #expect(!FileManager.default.fileExists(atPath: metadataFile), "nothing written under an open directory")
+        #expect(mode(parent) == 0o777, "and its mode left as it was")
+        #expect(harness.log.recorded.contains { $0.message.contains("writable by other users") })
+    }
 }
