@@ -32,28 +32,18 @@ public struct ProviderCache: Sendable, Hashable {
         self.directory = directory
     }
 
-    /// The user's cache: `$XDG_CACHE_HOME/versola/providers` (when that is an absolute path),
-    /// else `~/.cache/versola/providers`, `~` from `$HOME` or the password database.
-    /// - Returns: nil when there is no home directory, or its name is not UTF-8.
+    /// The user's cache named by `environment`: `$XDG_CACHE_HOME/versola/providers` (when that
+    /// is an absolute path), else `$HOME/.cache/versola/providers`.
+    /// - Returns: nil when `environment` names neither (nothing is kept: a cache is only ever a
+    ///   saving), or the one named is not UTF-8 (L3).
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ProviderCache? {
         func intact(_ path: String?) -> String? {
             guard let path, path.hasPrefix("/"), !path.unicodeScalars.contains("\u{FFFD}") else { return nil }
             return path
         }
-        let base: String
-        if let cacheHome = intact(environment["XDG_CACHE_HOME"]) {
-            base = cacheHome
-        } else if let home = intact(environment["HOME"]) ?? intact(passwordDatabaseHome()) {
-            base = home + "/.cache"
-        } else {
-            return nil
-        }
+        guard let base = intact(environment["XDG_CACHE_HOME"]) ?? intact(environment["HOME"]).map({ $0 + "/.cache" })
+        else { return nil }
         return ProviderCache(directory: URL(fileURLWithPath: base + "/versola/providers", isDirectory: true))
-    }
-
-    private static func passwordDatabaseHome() -> String? {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        return String(validatingCString: directory)
     }
 
     /// How long an answer may be kept, from its `Cache-Control` field (RFC 9111 §5.2.2).

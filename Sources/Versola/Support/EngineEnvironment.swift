@@ -19,7 +19,7 @@ public struct EngineEnvironment: Sendable {
     /// Where diagnostic events go (never secrets).
     public let log: any VersolaLogSink
     /// Where providers' metadata and key sets are kept between processes (A16); nil keeps them
-    /// only for the life of each client. ``system(transport:)`` uses the user's cache.
+    /// only for the life of each client (the default: a library writes no files it was not asked to).
     public let providerCache: ProviderCache?
 
     /// Creates an environment; each part defaults to the real one.
@@ -44,13 +44,18 @@ public struct EngineEnvironment: Sendable {
         self.providerCache = providerCache
     }
 
-    /// The real thing: libcurl, the system clock and random source, no logging, and the user's
-    /// provider cache (``ProviderCache/standard(environment:)``).
-    public static func system(transport options: TransportOptions = TransportOptions()) -> EngineEnvironment {
+    /// The real thing: libcurl, the system clock and random source, no logging.
+    /// - Parameters:
+    ///   - options: the transport options of requests that bring none.
+    ///   - providerCache: where metadata and key sets are kept between processes (none by
+    ///     default; ``ProviderCache/standard(environment:)`` is the user's cache).
+    public static func system(
+        transport options: TransportOptions = TransportOptions(), providerCache: ProviderCache? = nil
+    ) -> EngineEnvironment {
         EngineEnvironment(
             http: RetryingClient(
                 transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource(), defaultOptions: options),
-            providerCache: .standard())
+            providerCache: providerCache)
     }
 }
 
