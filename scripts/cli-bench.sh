@@ -81,7 +81,9 @@ fi
 [ -n "$OIDCD_PID" ] && echo "oidc_agent_peak_rss_mib: $(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$OIDCD_PID/status") (the peer's agent)"
 cold_runs=$((runs / 20 + 1))
 cold=$(for _ in $(seq 1 "$cold_runs"); do /usr/bin/time -f '%e' "$front" token --no-agent 2>&1 >/dev/null | tail -n 1; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] * 1000}')
-echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh, $cold_runs runs)"
+echo "cli_token_no_agent_median_ms: $cold (in-process restore + refresh, $cold_runs runs, provider cache kept)"
+uncached=$(for _ in $(seq 1 "$cold_runs"); do rm -rf "$HOME/.cache/versola"; /usr/bin/time -f '%e' "$front" token --no-agent 2>&1 >/dev/null | tail -n 1; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] * 1000}')
+echo "cli_token_no_agent_uncached_median_ms: $uncached (the same with the provider cache removed before each run: discovery and the key set asked too)"
 
 # What the engine's layout buys (the Makefile's install target): the agent restarted, on the
 # engine as installed and on the same engine linked without Sources/versola/agent.order, each

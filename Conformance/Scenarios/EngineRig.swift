@@ -56,7 +56,7 @@ struct EngineRig {
 
     init(
         clientID: String = "versola-test", browserFollows: Bool = true, browserStarts: Bool = true,
-        separateResourceServer: Bool = false, issuerPath: String = "",
+        separateResourceServer: Bool = false, issuerPath: String = "", providerCache: ProviderCache? = nil,
         configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in },
         configureClient: (inout ClientConfiguration) -> Void = { _ in }
     ) async throws {
@@ -73,7 +73,9 @@ struct EngineRig {
         let http = RetryingClient(
             transport: CurlTransport(), clock: clock, random: SystemRandomSource(), defaultOptions: configuration.transport)
         do {
-            client = try OpenIDClient(configuration: configuration, environment: EngineEnvironment(http: http), browser: browser)
+            client = try OpenIDClient(
+                configuration: configuration, environment: EngineEnvironment(http: http, providerCache: providerCache),
+                browser: browser)
         } catch {
             // No rig to stop comes back: stop the provider here.
             await idp.stop()

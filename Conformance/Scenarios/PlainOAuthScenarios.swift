@@ -34,7 +34,7 @@ struct PlainOAuthScenarios {
 
     // MARK: A16
 
-    @Test("A16: RFC 8414 metadata inserted before the issuer's path is found first; no openid, no ID token, and refresh works")
+    @Test("A16: RFC 8414 metadata inserted before the issuer's path is found after the OpenID location (the default scopes name openid); no openid sent, no ID token, and refresh works")
     func rfc8414Server() async throws {
         let rig = try await Self.rig(.oauthServer)
         try await withRig(rig) { rig in
@@ -52,7 +52,8 @@ struct PlainOAuthScenarios {
             #expect(refreshed.refreshToken != grant.refreshToken, "rotated")
             #expect(await rig.idp.provider.requests(to: .jwks).isEmpty)
             let probes = await rig.idp.provider.requests().filter { $0.target.contains("/.well-known/") }
-            #expect(probes.first?.target == "/.well-known/oauth-authorization-server/tenant")
+            #expect(
+                probes.map(\.target) == ["/tenant/.well-known/openid-configuration", "/.well-known/oauth-authorization-server/tenant"])
         }
     }
 

@@ -72,12 +72,13 @@ import VersolaTestIdP
         let server = try TestTLSServer(certificate: certificates.leaf, key: certificates.leafKey)
         defer { server.stop() }
         let issuer = "https://localhost:\(server.port)"
-        // Past the handshake, the server's HTML status page is no discovery document.
+        // Past the handshake, the server's HTML status page is no metadata document, at any location (A16).
         for error in [
             await Self.discover(issuer, caFile: certificates.authority),
             await Self.discover(issuer, trust: TrustLocations(environment: ["SSL_CERT_FILE": certificates.authority])),
         ] {
-            #expect(error?.cause == "providerUnsupported", "\(String(describing: error))")
+            #expect(error?.cause == "invalidConfiguration", "\(String(describing: error))")
+            #expect(error?.description.contains("not a metadata document") == true, "\(String(describing: error))")
         }
     }
 

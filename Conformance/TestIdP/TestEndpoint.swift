@@ -29,6 +29,10 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
     case registration
     /// A protected resource's RFC 9728 metadata, on the resource server's origin.
     case resourceMetadata
+    /// The RFC 8414 location (`/.well-known/oauth-authorization-server{path}`) of a provider that
+    /// publishes its metadata elsewhere or not at all: `404` unless a fault is armed, so a stand-in
+    /// can answer there as a proxy or a framework does (a 500, a login page, a redirect; A16).
+    case oauthMetadata
 
     /// Where an RFC 8414 server's metadata is, before the issuer's path (A16).
     static let oauthMetadataPath = "/.well-known/oauth-authorization-server"
@@ -50,6 +54,7 @@ public enum TestEndpoint: String, Sendable, Hashable, CaseIterable {
         case .admin: "/_admin"
         case .registration: "/register"
         case .resourceMetadata: "/.well-known/oauth-protected-resource"
+        case .oauthMetadata: Self.oauthMetadataPath
         }
     }
 }

@@ -175,6 +175,7 @@ public actor TestProvider {
         case .admin: return admin(request)
         case .registration: return register(request)
         case .resourceMetadata: return protectedResourceMetadata(request)
+        case .oauthMetadata: return .respond(HTTPServerResponse(status: 404))
         }
     }
 
@@ -192,14 +193,14 @@ public actor TestProvider {
         }
         // RFC 8414 §3.1: the metadata of an OAuth 2.0 server sits before the issuer's path.
         if path == TestEndpoint.oauthMetadataPath + routePath {
-            return configuration.metadata == .oauthAuthorizationServer ? .discovery : nil
+            return configuration.metadata == .oauthAuthorizationServer ? .discovery : .oauthMetadata
         }
         let prefix = routePath
         guard path.hasPrefix(prefix) else { return nil }
         let rest = String(path.dropFirst(prefix.count))
         if rest.hasPrefix(TestEndpoint.admin.path + "/") { return .admin }
         if rest == TestEndpoint.discovery.path, configuration.metadata != .openIDConfiguration { return nil }
-        return TestEndpoint.allCases.first { $0.path == rest }
+        return TestEndpoint.allCases.first { $0.path == rest && $0 != .oauthMetadata }
     }
 
     /// The issuer's scheme, host and port, without its path.

@@ -140,6 +140,12 @@ func docExampleProviderMetadata(response: HTTPResponse, configuration: ClientCon
     try metadata.checkSupports(configuration)
 }
 
+func docExampleProviderCache(configuration: ClientConfiguration) async throws {
+    let environment = EngineEnvironment(providerCache: ProviderCache.standard())
+    let client = try OpenIDClient(configuration: configuration, environment: environment)
+    print(try await client.metadata().issuer)
+}
+
 // MARK: Sources/Versola/OAuth
 
 func docExampleOAuthErrorCode() {

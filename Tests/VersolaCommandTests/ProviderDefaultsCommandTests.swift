@@ -71,8 +71,10 @@ struct ProviderDefaultsCommandTests {
             #expect(refusal["cause"] == "invalidConfiguration")
             #expect(refusal["reason"]?.string?.contains("unknown issuer") == true, "\(untrusted.stderr)")
             let trusted = try await cli.run(arguments, extraEnvironment: ["SSL_CERT_FILE": certificates.authority])
-            // Past the handshake: the test server's HTML page is no discovery document.
-            #expect(try JSONValue(parsing: trusted.stderr)["error"]?["cause"] == "providerUnsupported", "\(trusted.stderr)")
+            // Past the handshake: the test server's HTML page is no metadata document, at any location (A16).
+            let answer = try #require(try JSONValue(parsing: trusted.stderr)["error"])
+            #expect(answer["cause"] == "invalidConfiguration", "\(trusted.stderr)")
+            #expect(answer["reason"]?.string?.contains("not a metadata document") == true, "\(trusted.stderr)")
         }
     }
 

@@ -32,10 +32,33 @@ struct SecondUser: Sendable {
         ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"]
     }
 
-    /// Starts `versola agent` as this user in a home of its own and reports whether the
-    /// kernel treats it as not dumpable: its `/proc/<pid>` entries are then owned by root, not
-    /// by the user (for a dumpable process they belong to the process's user). Stops it after.
-    func agentIsNotDumpable(cli: CLIHarness) throws -> Bool {
+    /// Copies the command (the front and the engine beside it, where the front looks for it) into
+    /// the harness's home, which this user can enter: the build (or the installation) may sit
+    /// under a directory only its owner can enter (a 0700 home, a `mktemp -d` clone).
+    /// - Returns: the copied front, or nil when a directory above the harness's home is closed to
+    ///   other users, so nothing there can be run as this user.
+    func reachableCommand(cli: CLIHarness) throws -> String? {
+        var ancestor = (cli.home.path as NSString).deletingLastPathComponent
+        while ancestor != "/" && !ancestor.isEmpty {
+            var info = stat()
+            guard stat(ancestor, &info) == 0, info.st_mode & S_IXOTH != 0 else { return nil }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        let directory = cli.home.path + "/other-user-bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        for (source, name) in [(CLIHarness.executable, "versola-front"), (CLIHarness.engine, "versola")] {
+            try FileManager.default.copyItem(atPath: source, toPath: directory + "/" + name)
+            chmod(directory + "/" + name, 0o755)
+        }
+        return directory + "/versola-front"
+    }
+
+    /// Starts `versola agent` (`command`, a copy this user can run) as this user in a home of its
+    /// own and reports whether the kernel treats it as not dumpable: its `/proc/<pid>` entries are
+    /// then owned by root, not by the user (for a dumpable process they belong to the process's
+    /// user). Stops it after.
+    func agentIsNotDumpable(cli: CLIHarness, command: String) throws -> Bool {
         let home = cli.home.path + "/other-user"
         for path in [home, home + "/run", home + "/config", home + "/state"] {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -47,7 +70,7 @@ struct SecondUser: Sendable {
             "HOME=\(home)", "XDG_RUNTIME_DIR=\(home)/run", "XDG_CONFIG_HOME=\(home)/config", "XDG_STATE_HOME=\(home)/state",
             "PATH=/usr/bin:/bin",
         ]
-        let arguments = ["/usr/bin/setpriv"] + credentials + [CLIHarness.executable, "agent", "--idle-timeout", "30"]
+        let arguments = ["/usr/bin/setpriv"] + credentials + [command, "agent", "--idle-timeout", "30"]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {

@@ -31,9 +31,15 @@ extension OpenIDClient {
         guard let refreshToken = grant.refreshToken else { throw .reauthenticate(.sessionExpired) }
         let budget = try operationBudget(budget)
         let metadata = try await discovery.metadata(budget: budget)
-        let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
-            .refresh(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
-        return RefreshAnswer(grant: grant, tokens: tokens, metadata: metadata, budget: budget)
+        do {
+            let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
+                .refresh(refreshToken: refreshToken, budget: budget, dpopKey: grant.dpopKey)
+            return RefreshAnswer(grant: grant, tokens: tokens, metadata: metadata, budget: budget)
+        } catch {
+            // A16: a 404 at the token endpoint of a kept copy means the copy is stale.
+            await discovery.forgetKeptCopy(after: error)
+            throw error
+        }
     }
 
     /// The second half of ``refresh(_:)``: checks the answer (token type against the
@@ -72,10 +78,15 @@ extension OpenIDClient {
         guard let endpoint = metadata.userInfoEndpoint else {
             throw .configuration(.providerUnsupported("the provider has no UserInfo endpoint"))
         }
-        return try await UserInfoEndpoint(url: endpoint, sender: sender)
-            .fetch(
-                accessToken: grant.accessToken, expectedSubject: grant.claims?.subject, budget: budget,
-                dpopKey: grant.resourceProofKey)
+        do {
+            return try await UserInfoEndpoint(url: endpoint, sender: sender)
+                .fetch(
+                    accessToken: grant.accessToken, expectedSubject: grant.claims?.subject, budget: budget,
+                    dpopKey: grant.resourceProofKey)
+        } catch {
+            await discovery.forgetKeptCopy(after: error)
+            throw error
+        }
     }
 
     /// Sends an application request to a resource with the grant's access token: `Authorization:

@@ -197,10 +197,16 @@ public actor OpenIDClient {
         }
         let budget = try newBudget()
         let metadata = try await discovery.metadata(budget: budget)
-        let tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
-            .exchangeCode(
-                code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget,
-                dpopKey: dpopKey)
+        let tokens: TokenResponse
+        do {
+            tokens = try await TokenEndpoint(metadata: metadata, configuration: configuration, sender: sender)
+                .exchangeCode(
+                    code: code, verifier: pending.codeVerifier, redirectURI: pending.redirectURI, budget: budget,
+                    dpopKey: dpopKey)
+        } catch {
+            await discovery.forgetKeptCopy(after: error)
+            throw error
+        }
         return try await newGrant(
             tokens, metadata: metadata, nonce: pending.nonce, scope: pending.scope, budget: budget, dpopKey: dpopKey)
     }
@@ -270,7 +276,7 @@ public actor OpenIDClient {
                         "the provider issued an ID token but publishes no jwks_uri to check it with; "
                             + "leave openid out of the scopes, or give --endpoint jwks=URL"))
             }
-            cache = JWKSCache(jwksURI: jwksURI, sender: sender)
+            cache = JWKSCache(jwksURI: jwksURI, sender: sender, issuer: metadata.issuer)
             keys = cache
         }
         return IDTokenValidator(configuration: configuration, metadata: metadata, keys: cache, clock: environment.clock)

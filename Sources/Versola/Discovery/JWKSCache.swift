@@ -10,7 +10,9 @@ import VersolaJOSE
 /// at most once per ``refetchInterval`` (60 s on the injected clock): a flood of tokens with
 /// made-up `kid`s costs the provider one request a minute. The interval starts when a refetch
 /// succeeds, so a failed one (offline, 503) may be tried again at once. Fetches use the `.read`
-/// repeat rules (R5); concurrent callers share one fetch.
+/// repeat rules (R5); concurrent callers share one fetch. Made for an issuer, in an environment
+/// with a ``ProviderCache``, it first takes the set kept there by an earlier process and keeps
+/// each set it fetches (A16).
 ///
 /// The engine makes one per client, for its ``IDTokenValidator``; with one at hand:
 ///
@@ -24,6 +26,8 @@ public actor JWKSCache {
     /// Where the keys are published.
     public let jwksURI: URL
     private let sender: EndpointSender
+    /// The issuer whose set this is, for the provider cache; nil keeps nothing between processes.
+    private let issuer: String?
     private var current: JWKSet? {
         didSet { snapshot.withLock { $0 = current } }
     }
@@ -34,15 +38,19 @@ public actor JWKSCache {
     private var flight = SingleFlight<JWKSet>()
 
     /// Creates a cache; nothing is fetched until asked.
-    package init(jwksURI: URL, sender: EndpointSender) {
+    /// - Parameter issuer: the provider's issuer, under which the set is kept between processes
+    ///   when the environment has a ``ProviderCache``; nil keeps nothing.
+    package init(jwksURI: URL, sender: EndpointSender, issuer: String? = nil) {
         self.jwksURI = jwksURI
         self.sender = sender
+        self.issuer = issuer
     }
 
     /// Creates a cache already holding a key set (restored, or for measurement).
     package init(jwksURI: URL, sender: EndpointSender, keySet: JWKSet) {
         self.jwksURI = jwksURI
         self.sender = sender
+        self.issuer = nil
         snapshot.withLock { $0 = keySet }
         current = keySet
     }
@@ -52,6 +60,14 @@ public actor JWKSCache {
     ///   redirect or a refused URL.
     package func keySet(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
         if let current { return current }
+        let environment = sender.environment
+        if let issuer,
+            let kept = environment.providerCache?.keySet(
+                issuer: issuer, uri: jwksURI, now: environment.clock.wallClockNow, log: environment.log)
+        {
+            current = kept
+            return kept
+        }
         return try await fetch(budget: budget)
     }
 
@@ -95,14 +111,15 @@ public actor JWKSCache {
     private func fetch(budget: OperationBudget) async throws(VersolaError) -> JWKSet {
         let url = jwksURI
         let sender = sender
-        let task = flight.join { await Self.download(url, sender: sender, budget: budget) }
+        let issuer = issuer
+        let task = flight.join { await Self.download(url, issuer: issuer, sender: sender, budget: budget) }
         let result = await task.value
         if flight.finish(task), case .success(let set) = result { current = set }
         return try result.get()
     }
 
     private static func download(
-        _ url: URL, sender: EndpointSender, budget: OperationBudget
+        _ url: URL, issuer: String?, sender: EndpointSender, budget: OperationBudget
     ) async -> Result<JWKSet, VersolaError> {
         do throws(VersolaError) {
             var request = HTTPRequest(method: .get, url: url)
@@ -119,6 +136,12 @@ public actor JWKSCache {
             for ignored in set.ignoredKeys {
                 sender.environment.log.record(
                     VersolaLogEvent(.debug, "key \(ignored.keyID ?? "#\(ignored.index)") of the key set skipped: \(ignored.reason)"))
+            }
+            let environment = sender.environment
+            if let issuer, let cache = environment.providerCache {
+                cache.keep(
+                    keySet: response.body, issuer: issuer, uri: url, cacheControl: response.headers["Cache-Control"],
+                    now: environment.clock.wallClockNow, log: environment.log)
             }
             return .success(set)
         } catch {

@@ -18,6 +18,9 @@ public struct EngineEnvironment: Sendable {
     public var random: any RandomSource { http.random }
     /// Where diagnostic events go (never secrets).
     public let log: any VersolaLogSink
+    /// Where providers' metadata and key sets are kept between processes (A16); nil keeps them
+    /// only for the life of each client (the default: a library writes no files it was not asked to).
+    public let providerCache: ProviderCache?
 
     /// Creates an environment; each part defaults to the real one.
     /// - Parameters:
@@ -25,24 +28,34 @@ public struct EngineEnvironment: Sendable {
     ///   - clock: the time the engine reads and waits on.
     ///   - random: where state, nonce, verifiers and jitter come from.
     ///   - log: where diagnostic events go (nowhere by default).
+    ///   - providerCache: where metadata and key sets are kept between processes (none by default).
     public init(
         transport: any HTTPTransport = CurlTransport(), clock: any VersolaClock = SystemClock(),
-        random: any RandomSource = SystemRandomSource(), log: any VersolaLogSink = SilentLogSink()
+        random: any RandomSource = SystemRandomSource(), log: any VersolaLogSink = SilentLogSink(),
+        providerCache: ProviderCache? = nil
     ) {
-        self.init(http: RetryingClient(transport: transport, clock: clock, random: random), log: log)
+        self.init(http: RetryingClient(transport: transport, clock: clock, random: random), log: log, providerCache: providerCache)
     }
 
     /// An environment around a retrying client the engine's own tests configure.
-    package init(http: RetryingClient, log: any VersolaLogSink = SilentLogSink()) {
+    package init(http: RetryingClient, log: any VersolaLogSink = SilentLogSink(), providerCache: ProviderCache? = nil) {
         self.http = http
         self.log = log
+        self.providerCache = providerCache
     }
 
     /// The real thing: libcurl, the system clock and random source, no logging.
-    public static func system(transport options: TransportOptions = TransportOptions()) -> EngineEnvironment {
+    /// - Parameters:
+    ///   - options: the transport options of requests that bring none.
+    ///   - providerCache: where metadata and key sets are kept between processes (none by
+    ///     default; ``ProviderCache/standard(environment:)`` is the user's cache).
+    public static func system(
+        transport options: TransportOptions = TransportOptions(), providerCache: ProviderCache? = nil
+    ) -> EngineEnvironment {
         EngineEnvironment(
             http: RetryingClient(
-                transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource(), defaultOptions: options))
+                transport: CurlTransport(), clock: SystemClock(), random: SystemRandomSource(), defaultOptions: options),
+            providerCache: providerCache)
     }
 }
 

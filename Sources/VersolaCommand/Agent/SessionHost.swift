@@ -239,7 +239,7 @@ public actor SessionHost {
             passphrase: passphrase)
         let session = try Session(
             configuration: SessionConfiguration(client: settings.clientConfiguration),
-            store: storage.store, environment: engine, browser: NoBrowser())
+            store: storage.store, environment: engine ?? .command(environment), browser: NoBrowser())
         let ready = Task { await session.start() }
         let entry = Entry(session: session, settings: settings, storage: storage, ready: ready)
         entries[location] = entry

@@ -80,7 +80,7 @@ struct LoginCommand {
                 // (a device login resumes a device request instead, P2).
                 session = try Session(
                     configuration: SessionConfiguration(client: settings.clientConfiguration), store: storage.store,
-                    browser: browser(for: settings))
+                    environment: .command(context.environment), browser: browser(for: settings))
                 await session.start()
             } catch {
                 pendingProfile.discard()
@@ -218,7 +218,7 @@ struct LoginCommand {
             guard record?.pendingAuthorization != nil else { throw .recoverable(.pendingRequestExpired) }
             let session = try Session(
                 configuration: SessionConfiguration(client: settings.clientConfiguration),
-                store: storage.store, browser: NoBrowser())
+                store: storage.store, environment: .command(context.environment), browser: NoBrowser())
             await session.start()
             try await session.deliverRedirect(url)
             if fromPending { try pendingProfile.promote() }

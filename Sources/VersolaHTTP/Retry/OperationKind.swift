@@ -10,6 +10,10 @@ public enum OperationKind: String, Sendable, Hashable, CaseIterable {
     /// A request the application sends through the authenticated client: every status is its
     /// answer, never repeated on a status (R7).
     case application
+    /// A candidate location asked once (A16: one of an issuer's metadata locations): never
+    /// repeated, and every status is its answer; the caller passes to the next location, or
+    /// repeats its whole search under the budget.
+    case probe
 
     /// Whether the request must go over a fresh connection so libcurl cannot silently re-send it
     /// (true for the code exchange and the refresh).

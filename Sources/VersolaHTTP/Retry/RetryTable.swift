@@ -4,14 +4,14 @@
 /// The switches are exhaustive with no `default`, so a new kind or outcome is a compile error
 /// until its cells are decided here. `RetryTableTests` walks every cell.
 ///
-/// | outcome | read (R5) | refresh (R6) | codeExchange (R4) | application (R7) |
-/// |---|---|---|---|---|
-/// | couldNotResolve, couldNotConnect | repeat | repeat | no | repeat |
-/// | failedAfterSending, timedOut | repeat | no | no | no |
-/// | tls, tooLarge | no | no | no | no |
-/// | 408, 429, 503 | repeat | repeat | no | no (response) |
-/// | 500, 502, 504 | repeat | no | no | no (response) |
-/// | 501, 505, other 5xx, other 4xx, 3xx, 2xx | no | no | no | no (response) |
+/// | outcome | read (R5) | refresh (R6) | codeExchange (R4) | application (R7) | probe (A16) |
+/// |---|---|---|---|---|---|
+/// | couldNotResolve, couldNotConnect | repeat | repeat | no | repeat | no |
+/// | failedAfterSending, timedOut | repeat | no | no | no | no |
+/// | tls, tooLarge | no | no | no | no | no |
+/// | 408, 429, 503 | repeat | repeat | no | no (response) | no (response) |
+/// | 500, 502, 504 | repeat | no | no | no (response) | no (response) |
+/// | 501, 505, other 5xx, other 4xx, 3xx, 2xx | no | no | no | no (response) | no (response) |
 ///
 /// A resolve or connect failure wrote nothing, so it is provably unprocessed (R6) and safe to
 /// repeat even for application requests; a code exchange is still never repeated (R4).
@@ -34,7 +34,7 @@ public enum RetryTable {
             }
         case .refresh:
             provablyUnprocessed(outcome)
-        case .codeExchange:
+        case .codeExchange, .probe:
             false
         case .application:
             switch outcome {
@@ -81,10 +81,10 @@ public enum RetryTable {
         case .success, .otherClientError:
             return .response
         case .redirect:
-            return kind == .application ? .response : .redirectRefused
+            return kind.answersEveryStatus ? .response : .redirectRefused
         case .status408, .status429, .status500, .status501, .status502, .status503, .status504, .status505,
             .otherServerError, .unexpectedStatus:
-            return kind == .application ? .response : .serverFailure
+            return kind.answersEveryStatus ? .response : .serverFailure
         }
     }
 }
@@ -114,4 +114,9 @@ public enum RetryConclusion: String, Sendable, Hashable, CaseIterable {
     case networkFailure
     /// ``HTTPFailure/misconfigured(_:)``: an endpoint answered with a redirect (R4).
     case redirectRefused
+}
+
+extension OperationKind {
+    /// Whether every status is the request's answer (an application's request, R7; a probe, A16).
+    var answersEveryStatus: Bool { self == .application || self == .probe }
 }

@@ -51,6 +51,12 @@ public final class RetryingClient: Sendable {
         cooldowns.active(for: origin, now: clock.monotonicNow)?.remaining
     }
 
+    /// Closes `origin` for `duration`, as a `Retry-After` the engine could not wait out does
+    /// (R8), for a caller that repeats a search of several requests itself (discovery, A16).
+    package func close(_ origin: Origin, for duration: Duration, status: Int) {
+        cooldowns.close(origin, until: clock.monotonicNow + duration, status: status)
+    }
+
     /// Sends `request` and returns the answer the operation can use.
     /// - Parameters:
     ///   - request: the request.

@@ -14,6 +14,7 @@ import Testing
         .refresh: [.couldNotResolve, .couldNotConnect, .status408, .status429, .status503],
         .codeExchange: [],
         .application: [.couldNotResolve, .couldNotConnect],
+        .probe: [],  // A16: a metadata location is asked once; the search moves on
     ]
 
     static let networkOutcomes: Set<RequestOutcome> = [.couldNotResolve, .couldNotConnect, .failedAfterSending, .timedOut, .tls]
@@ -21,7 +22,7 @@ import Testing
     static func expectedConclusion(_ kind: OperationKind, _ outcome: RequestOutcome) -> RetryConclusion {
         if networkOutcomes.contains(outcome) { return .networkFailure }
         if outcome == .tooLarge { return .serverFailure }
-        if kind == .application || outcome == .success || outcome == .otherClientError { return .response }  // R7
+        if kind == .application || kind == .probe || outcome == .success || outcome == .otherClientError { return .response }  // R7, A16
         if outcome == .redirect { return .redirectRefused }  // R4: a redirect is a configuration error
         return .serverFailure  // E8: 408, 429, 5xx, unusable
     }

@@ -98,7 +98,7 @@ import VersolaTestIdP
         guard case .network(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(failure.kind == .couldNotConnect)
         #expect(!failure.requestBytesWritten)
-        #expect(transport.callCount == (kind == .codeExchange ? 1 : Self.attempts))
+        #expect(transport.callCount == (kind == .codeExchange || kind == .probe ? 1 : Self.attempts))
         withExtendedLifetime(refusing) {}
     }
 

@@ -145,8 +145,8 @@ struct DiscoveryTests {
     }
 
     @Test(
-        "A1: a missing required member is providerUnsupported",
-        arguments: ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"])
+        "A1: a document naming the issuer without a required member is providerUnsupported",
+        arguments: ["authorization_endpoint", "token_endpoint", "jwks_uri"])
     func missingMember(member: String) async throws {
         let harness = EngineHarness()
         harness.transport.script(ProviderFixture.discoveryPath, .json(ProviderFixture.discovery([member: nil])))
@@ -154,13 +154,23 @@ struct DiscoveryTests {
     }
 
     @Test(
-        "A1: a malformed document is providerUnsupported",
+        "A16: a body that is not a metadata document passes to the next location; none found names each URL",
         arguments: ["", "<html>hello</html>", "[]", #"{"issuer":"https://idp.example/realms/main""#,
-            #"{"issuer":"https://idp.example/realms/main","issuer":"x"}"#])
+            #"{"issuer":"https://idp.example/realms/main","issuer":"x"}"#, #"{"token_endpoint":"https://x/t"}"#])
     func malformed(body: String) async throws {
         let harness = EngineHarness()
         harness.transport.script(ProviderFixture.discoveryPath, .json(body))
-        expectUnsupported(try await fetch(harness), mentioning: "discovery document")
+        let result = try await fetch(harness)
+        guard case .failure(.configuration(.invalidConfiguration(let reason, _))) = result else {
+            Issue.record("expected invalidConfiguration, got \(result)")
+            return
+        }
+        #expect(
+            reason.contains(
+                "https://idp.example/realms/main/.well-known/openid-configuration answered 200 application/json, not a metadata document"),
+            "\(reason)")
+        #expect(reason.contains("https://idp.example/.well-known/oauth-authorization-server/realms/main answered 404"), "\(reason)")
+        #expect(harness.transport.requests.count == 3, "each location once")
     }
 
     @Test(
@@ -222,10 +232,10 @@ struct DiscoveryTests {
         #expect(harness.transport.requests.count == 3, "each of the three locations once")
     }
 
-    @Test("R5: a failed discovery is not cached; the next call fetches again")
+    @Test("R5 A16: a failed discovery is not cached; the next call fetches again")
     func failureNotCached() async throws {
         let harness = EngineHarness()
-        // A 501 is never repeated (R4), so the first call fails on it.
+        // A 501 is never repeated (R4, R5), so the first call fails on it, naming each location.
         harness.transport.script(ProviderFixture.discoveryPath, .status(501), .json(ProviderFixture.discovery()))
         let client = DiscoveryClient(configuration: harness.configuration, sender: harness.sender)
         let budget = try harness.budget()
@@ -233,11 +243,11 @@ struct DiscoveryTests {
             _ = try await client.metadata(budget: budget)
             Issue.record("a 501 must fail")
         } catch {
-            guard case .recoverable(.server(let failure)) = error else {
-                Issue.record("expected a server failure, got \(error)")
+            guard case .configuration(.invalidConfiguration(let reason, _)) = error else {
+                Issue.record("expected a configuration error, got \(error)")
                 return
             }
-            #expect(failure.status == 501)
+            #expect(reason.contains("openid-configuration answered 501"), "\(reason)")
         }
         #expect(harness.transport.requests(to: ProviderFixture.discoveryPath).count == 1)
         _ = try await client.metadata(budget: try harness.budget())
