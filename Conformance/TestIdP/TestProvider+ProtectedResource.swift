@@ -21,28 +21,67 @@ extension TestProvider {
         }
     }
 
-    /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1).
+    /// The identifier a protected resource's metadata names for it: its own, or the origin
+    /// where the metadata is at the root (as MCP servers built on the Python SDK have it).
+    func advertisedResource(for resource: String) -> String {
+        if let named = configuration.protectedResourceMetadataNames { return named }
+        guard case .root = configuration.protectedResourceMetadata else { return resource }
+        return resourceBaseURL ?? issuerOrigin
+    }
+
+    /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1), or the one location
+    /// the configuration puts it at.
     func protectedResourceMetadata(_ request: HTTPServerRequest) -> HTTPServerAction {
-        let path = String(request.path.dropFirst(TestEndpoint.resourceMetadata.path.count))
-        guard let resource = protectedResource(atPath: path), URLComponents(string: resource)?.path == path else {
-            return .respond(HTTPServerResponse(status: 404))
-        }
+        guard let resource = metadataResource(servedAt: request.path) else { return .respond(HTTPServerResponse(status: 404)) }
         let document: JSONValue = [
-            "resource": .string(resource), "authorization_servers": [.string(issuer)],
+            "resource": .string(advertisedResource(for: resource)), "authorization_servers": [.string(issuer)],
             "scopes_supported": .array(configuration.protectedResourceScopes.map { .string($0) }),
             "bearer_methods_supported": ["header"],
         ]
         return jsonAnswer(document)
     }
 
+    /// The resource whose metadata is served at `path`, or nil for none there.
+    private func metadataResource(servedAt path: String) -> String? {
+        let wellKnown = TestEndpoint.resourceMetadata.path
+        switch configuration.protectedResourceMetadata {
+        case .pathInserted:
+            let rest = String(path.dropFirst(wellKnown.count))
+            guard path.hasPrefix(wellKnown), let resource = protectedResource(atPath: rest),
+                URLComponents(string: resource)?.path == rest
+            else { return nil }
+            return resource
+        case .root: return path == wellKnown ? protectedResources.first : nil
+        case .custom(let location): return path == location ? protectedResources.first : nil
+        case .none: return nil
+        }
+    }
+
+    /// Whether `path` is where the configuration serves metadata on the resource's listener.
+    func servesResourceMetadata(atPath path: String) -> Bool {
+        if case .custom(let location) = configuration.protectedResourceMetadata, location == path { return true }
+        return path.hasPrefix(TestEndpoint.resourceMetadata.path)
+    }
+
     /// The 401 of a protected resource without a usable token (RFC 9728 §5.1).
     func resourceMetadataChallenge(for resource: String, error: String?) -> HTTPServerAction {
         let path = URLComponents(string: resource)?.path ?? ""
         let base = String(resource.dropLast(path.count))
-        var parameters = [("resource_metadata", base + TestEndpoint.resourceMetadata.path + path)]
-        parameters.append(("scope", configuration.protectedResourceScopes.joined(separator: " ")))
+        var parameters: [(String, String)] = []
+        if configuration.challengeNamesResourceMetadata {
+            switch configuration.protectedResourceMetadata {
+            case .pathInserted: parameters.append(("resource_metadata", base + TestEndpoint.resourceMetadata.path + path))
+            case .root: parameters.append(("resource_metadata", base + TestEndpoint.resourceMetadata.path))
+            case .custom(let location):
+                parameters.append(("resource_metadata", location.hasPrefix("/") ? base + location : location))
+            case .none: break
+            }
+        }
+        if configuration.challengeNamesScope {
+            parameters.append(("scope", configuration.protectedResourceScopes.joined(separator: " ")))
+        }
         if let error { parameters.append(("error", error)) }
-        let value = "Bearer " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
+        let value = parameters.isEmpty ? "Bearer" : "Bearer " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
         return .respond(HTTPServerResponse(status: 401, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
     }
 
@@ -82,7 +121,9 @@ extension TestProvider {
     func checkedResource(_ named: String?) -> (resource: String?, refusal: String?) {
         guard configuration.requireResourceIndicator else { return (named, nil) }
         guard let named else { return (nil, "resource is required (RFC 8707)") }
-        guard protectedResources.contains(named) else { return (nil, "unknown resource \(named)") }
+        guard protectedResources.map(advertisedResource(for:)).contains(named) else {
+            return (nil, "unknown resource \(named)")
+        }
         return (named, nil)
     }
 }
