@@ -117,3 +117,43 @@ struct ResourceMetadataScenarios {
         }
     }
 }
+
+/// A resource that moves to another authorization server (A19: registrations and tokens per
+/// issuer), against a stand-in of MCP conformance `auth/authorization-server-migration`.
+@Suite("ResourceServerMigrationScenarios")
+struct ResourceServerMigrationScenarios {
+    @Test("A19 (MCP auth/authorization-server-migration): a new server in the metadata: its metadata read, a registration there, nothing of the old one sent")
+    func serverMoves() async throws {
+        let rig = try await ResourceFirstScenarios.Rig()
+        var second = TestProviderConfiguration()
+        second.autoLogin = true
+        second.metadata = .oauthAuthorizationServer
+        second.requireOpenIDScope = false
+        second.advertiseDPoP = false
+        second.advertisePushedAuthorizationRequests = false
+        second.dynamicRegistration = true
+        let other = try await TestIdentityServer.start(configuration: second)
+        try await withRig(rig) { rig in
+            let mcp = rig.resource("/mcp")
+            let first = try await rig.start(mcp).prepare()
+            let firstGrant = try await rig.client(first).login()
+            await rig.idp.provider.configure { $0.protectedResourceAuthorizationServers = [other.issuer] }
+            let moved = try await rig.start(mcp).prepare()
+            #expect(moved.configuration.issuer == other.issuer)
+            #expect(moved.registered != nil, "registered at the new server")
+            #expect(moved.configuration.clientID != first.configuration.clientID)
+            let grant = try await rig.client(moved).login()
+            #expect(grant.accessToken != firstGrant.accessToken)
+            let seen = await other.provider.requests()
+            #expect(seen.contains { $0.endpoint == .discovery }, "the new server's metadata was read")
+            for request in seen {
+                let text = request.target + String(decoding: request.body, as: UTF8.self) + "\(request.headers)"
+                #expect(!text.contains(first.configuration.clientID), "the old client id never reaches the new server")
+                #expect(!text.contains(firstGrant.accessToken), "the old token never reaches the new server")
+                if let refresh = firstGrant.refreshToken { #expect(!text.contains(refresh)) }
+            }
+            #expect(try rig.registrations.registration(for: rig.idp.issuer)?.clientID == first.configuration.clientID, "kept per issuer")
+        }
+        await other.stop()
+    }
+}

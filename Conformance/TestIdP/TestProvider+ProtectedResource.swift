@@ -34,7 +34,7 @@ extension TestProvider {
     func protectedResourceMetadata(_ request: HTTPServerRequest) -> HTTPServerAction {
         guard let resource = metadataResource(servedAt: request.path) else { return .respond(HTTPServerResponse(status: 404)) }
         let document: JSONValue = [
-            "resource": .string(advertisedResource(for: resource)), "authorization_servers": [.string(issuer)],
+            "resource": .string(advertisedResource(for: resource)), "authorization_servers": .array((configuration.protectedResourceAuthorizationServers ?? [issuer]).map { .string($0) }),
             "scopes_supported": .array(configuration.protectedResourceScopes.map { .string($0) }),
             "bearer_methods_supported": ["header"],
         ]

@@ -195,6 +195,9 @@ public struct TestProviderConfiguration: Sendable {
     /// The `resource` the metadata names instead of the resource's own: a document planted for
     /// another resource (MCP conformance `auth/resource-mismatch`).
     public var protectedResourceMetadataNames: String?
+    /// The authorization servers the metadata names instead of this provider: a resource that
+    /// moved to another server (MCP conformance `auth/authorization-server-migration`, SEP-2352).
+    public var protectedResourceAuthorizationServers: [String]?
     /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
     /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
     /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.

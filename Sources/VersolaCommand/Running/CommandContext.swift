@@ -21,10 +21,11 @@ public struct CommandContext: Sendable {
         self.console = console
         self.executable = executable
         // A19: `request URL` without a named profile uses the first saved profile of the URL's
-        // resource, found once here rather than on every use of `profile`.
+        // resource, found once here rather than on every use of `profile`, and only one whose
+        // saved resource covers the URL (same origin, a whole-segment path prefix).
         let candidates = invocation.global.resourceProfiles
-        if !candidates.isEmpty, let files = try? profileFiles(),
-            let found = candidates.first(where: { (try? files.load($0)) != nil })
+        if !candidates.isEmpty, case .request(let options) = invocation.command, let files = try? profileFiles(),
+            let found = candidates.first(where: { ResourceProfile.serves((try? files.load($0))?.resource, url: options.url) })
         {
             self.invocation.global.profile = found
         }

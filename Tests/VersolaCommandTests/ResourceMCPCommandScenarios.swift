@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import Versola
+import VersolaJOSE
+import VersolaTestIdP
+
+@testable import VersolaCommand
+
+/// A19 as the MCP 2026-07-28 revision states it, through the command alone: each test signs in
+/// with `versola login --resource URL` and nothing a person would have to guess, against a
+/// stand-in of the server an MCP conformance scenario (`modelcontextprotocol/conformance`,
+/// `src/scenarios/client/auth/`) sets up, and ends with the API answering 200.
+@Suite("versola resource-first sign-in, MCP shapes", .serialized)
+struct ResourceMCPCommandScenarios {
+    static func harness(
+        separateResourceServer: Bool = true, _ configure: @escaping @Sendable (inout TestProviderConfiguration) -> Void
+    ) async throws -> CLIHarness {
+        try await CLIHarness(
+            configure: {
+                $0.metadata = .oauthAuthorizationServer
+                $0.requireOpenIDScope = false
+                $0.advertiseDPoP = false
+                $0.advertisePushedAuthorizationRequests = false
+                $0.protectedResourcePaths = ["/mcp"]
+                $0.dynamicRegistration = true
+                $0.requireResourceIndicator = true
+                configure(&$0)
+            }, separateResourceServer: separateResourceServer)
+    }
+
+    /// Signs in for `mcp` and asks it once; the answer's body.
+    static func signInAndAsk(_ cli: CLIHarness, _ mcp: String) async throws -> JSONValue {
+        let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+        try #require(login.status == 0, "\(login.stderr)")
+        let answer = try await cli.run(["request", mcp, "--json"])
+        try #require(answer.status == 0, "\(answer.stderr)")
+        let reply = try JSONValue(parsing: Array(answer.stdout.utf8))
+        #expect(reply["status"]?.int64 == 200, "\(answer.stdout)")
+        return try JSONValue(parsing: Array((reply["body"]?.string ?? "").utf8))
+    }
+
+    @Test("A19 (MCP auth/metadata-var3): login --resource reads the metadata location the API's 401 names")
+    func customMetadataLocation() async throws {
+        let cli = try await Self.harness { $0.protectedResourceMetadata = .custom("/custom/metadata/location.json") }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let body = try await Self.signInAndAsk(cli, mcp)
+            #expect(body["aud"]?.string == mcp)
+        }
+    }
+
+    @Test("A19 (MCP auth/metadata-var2): root metadata naming the origin; the origin is the resource the token is for")
+    func rootMetadata() async throws {
+        let cli = try await Self.harness {
+            $0.protectedResourceMetadata = .root
+            $0.challengeNamesResourceMetadata = false
+        }
+        try await withHarness(cli) { cli in
+            let origin = String(cli.idp.resourceURL.dropLast("/resource".count))
+            let body = try await Self.signInAndAsk(cli, origin + "/mcp")
+            #expect(body["aud"]?.string == origin)
+        }
+    }
+
+    @Test("A19 (MCP auth/2025-03-26-oauth-endpoint-fallback, auth/scope-omitted-when-undefined): no metadata anywhere: the origin's /authorize, /token, /register, no scope")
+    func endpointFallback() async throws {
+        let cli = try await Self.harness(separateResourceServer: false) {
+            $0.protectedResourceMetadata = .none
+            $0.metadata = .none
+            $0.requireResourceIndicator = false
+            $0.challengeNamesScope = false
+        }
+        try await withHarness(cli) { cli in
+            let mcp = cli.idp.issuer + "/mcp"
+            _ = try await Self.signInAndAsk(cli, mcp)
+            #expect(await cli.idp.provider.requests(to: .registration).count == 1)
+            let authorize = try #require(await cli.idp.provider.requests(to: .authorize).first)
+            #expect(URLComponents(string: authorize.target)?.queryItems?.contains { $0.name == "scope" } == false)
+        }
+    }
+
+    @Test("A19: request with no session prints a non-401 answer as it is and exits as curl would; a 401's scope goes into the sign-in line")
+    func noSessionAnswers() async throws {
+        let cli = try await Self.harness { _ in }
+        try await withHarness(cli) { cli in
+            let base = String(cli.idp.resourceURL.dropLast("/resource".count))
+            let open = try await cli.run(["request", base + "/open"])
+            #expect(open.status == 0, "\(open.stderr)")
+            #expect(open.stderr.contains("HTTP 404"), "\(open.stderr)")
+            #expect(!open.stderr.contains("no profile"), "\(open.stderr)")
+            let failing = try await cli.run(["request", "--fail", base + "/open"])
+            #expect(failing.status == 22, "\(failing.stderr)")
+            let challenged = try await cli.run(["request", base + "/mcp"])
+            #expect(challenged.status == 6, "\(challenged.stderr)")
+            #expect(
+                challenged.stderr.contains("versola login --resource \(base)/mcp --scope tools:read --scope offline_access"),
+                "\(challenged.stderr)")
+        }
+    }
+
+    @Test("A19 (issue 40 item 1): the token signed in for /a_b is never sent to /a/b, whose profile name once folded into the same")
+    func foldedNamesKeepTheirTokens() async throws {
+        let cli = try await Self.harness { $0.protectedResourcePaths = ["/a_b", "/a/b"] }
+        try await withHarness(cli) { cli in
+            let base = String(cli.idp.resourceURL.dropLast("/resource".count))
+            let login = try await cli.run(["login", "--resource", base + "/a_b", "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            #expect(try await cli.run(["request", base + "/a_b"]).status == 0)
+            for url in [base + "/a/b", base + "/a_b/../a/b"] {
+                let other = try await cli.run(["request", url])
+                #expect(other.status == 6, "\(url): \(other.stderr)")
+                #expect(other.stderr.contains("versola login --resource \(base)/a/b"), "\(other.stderr)")
+            }
+            let sent = await cli.idp.provider.requests(to: .resource).filter { URLComponents(string: $0.target)?.path == "/a/b" }
+            #expect(!sent.isEmpty)
+            #expect(sent.allSatisfy { $0.headers["Authorization"] == nil }, "no token went to /a/b")
+            let token = try await cli.run(["token", "--resource", base + "/a/b"])
+            #expect(token.status == 6, "\(token.stderr)")
+        }
+    }
+}
