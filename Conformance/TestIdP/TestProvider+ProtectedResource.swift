@@ -85,6 +85,18 @@ extension TestProvider {
         return .respond(HTTPServerResponse(status: 401, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
     }
 
+    /// The 403 of a protected resource whose token lacks a scope it requires (RFC 6750 §3.1),
+    /// naming them all, as an MCP server asks for a step-up; nil when the token holds them.
+    func insufficientScope(_ record: AccessTokenRecord, for resource: String) -> HTTPServerAction? {
+        let required = configuration.protectedResourceRequiredScopes
+        let held = Set(record.scope.split(separator: " ").map(String.init))
+        guard !required.allSatisfy(held.contains) else { return nil }
+        let path = URLComponents(string: resource)?.path ?? ""
+        let metadata = String(resource.dropLast(path.count)) + TestEndpoint.resourceMetadata.path + path
+        let value = "Bearer error=\"insufficient_scope\", scope=\"\(required.joined(separator: " "))\", resource_metadata=\"\(metadata)\""
+        return .respond(HTTPServerResponse(status: 403, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
+    }
+
     /// `POST /register` (RFC 7591 §3): a client as the request describes it, with the defaults
     /// servers apply when a member is missing.
     func register(_ request: HTTPServerRequest) -> HTTPServerAction {

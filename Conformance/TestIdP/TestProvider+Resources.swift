@@ -174,6 +174,11 @@ extension TestProvider {
             {
                 return resourceMetadataChallenge(for: protected, error: "invalid_token")
             }
+            if case .granted(let record) = authenticate(request, url: url, endpoint: .resource),
+                let refusal = insufficientScope(record, for: protected)
+            {
+                return refusal
+            }
         }
         switch authenticate(request, url: url, endpoint: .resource) {
         case .refused(let action): return action

@@ -198,6 +198,9 @@ public struct TestProviderConfiguration: Sendable {
     /// The authorization servers the metadata names instead of this provider: a resource that
     /// moved to another server (MCP conformance `auth/authorization-server-migration`, SEP-2352).
     public var protectedResourceAuthorizationServers: [String]?
+    /// Scopes a token must hold to be served: one without them gets 403 `insufficient_scope`
+    /// naming them (RFC 6750 §3.1; an MCP server's scope step-up, MCP conformance `auth/scope-step-up`).
+    public var protectedResourceRequiredScopes: [String] = []
     /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
     /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
     /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.

@@ -118,4 +118,32 @@ struct ResourceMCPCommandScenarios {
             #expect(token.status == 6, "\(token.stderr)")
         }
     }
+
+    @Test("A20 (MCP auth/scope-step-up): a 403 insufficient_scope gives the step-up category and the exact login line for the union of scopes; that line then gets the answer")
+    func stepUpLine() async throws {
+        let cli = try await Self.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            let refused = try await cli.run(["request", mcp])
+            #expect(refused.status == 5, "the step-up category: \(refused.stderr)")
+            let profile = try #require(ResourceProfile.name(for: mcp))
+            let expected = "versola login --profile \(profile) --scope tools:read --scope offline_access --scope tools:write"
+            #expect(refused.stderr.contains(expected), "\(refused.stderr)")
+            let json = try await cli.run(["request", mcp, "--json"])
+            #expect(json.stderr.contains("\"scopes\":[\"tools:read\",\"offline_access\",\"tools:write\"]"), "\(json.stderr)")
+            let words = expected.split(separator: " ").dropFirst().map(String.init)
+            let again = try await cli.run(words + ["--browser-command", CLIHarness.browser])
+            try #require(again.status == 0, "\(again.stderr)")
+            let answer = try await cli.run(["request", mcp])
+            #expect(answer.status == 0, "\(answer.stderr)")
+            let authorize = try #require(await cli.idp.provider.requests(to: .authorize).last)
+            let scope = URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "scope" }?.value
+            #expect(scope == "tools:read offline_access tools:write")
+        }
+    }
 }

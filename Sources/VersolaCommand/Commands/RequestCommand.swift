@@ -29,7 +29,28 @@ struct RequestCommand {
             if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
         }
         let arguments = RequestCoding.encode(options, body: body)
-        return show(try await CommandRunner.call(AgentRequest(.request(arguments), profile: context.profile), context))
+        let result = try await CommandRunner.call(AgentRequest(.request(arguments), profile: context.profile), context)
+        try stepUpWhenAsked(result)
+        return show(result)
+    }
+
+    /// A20: a 403 `insufficient_scope` naming scopes is the step-up category, whose message is
+    /// the exact line that signs in for the held scopes and the named ones together (a login
+    /// of the resource's profile with `--scope` registers again where the kept registration
+    /// does not cover them).
+    private func stepUpWhenAsked(_ result: JSONValue) throws(CommandFailure) {
+        guard result["status"]?.int64 == 403 else { return }
+        var headers = HTTPHeaders()
+        for pair in result["headers"]?.array ?? [] {
+            if let name = pair[0]?.string, let value = pair[1]?.string { headers.add(name, value) }
+        }
+        let challenge = WWWAuthenticate(headers: headers)
+        guard let bearer = challenge.challenge(scheme: "Bearer") ?? challenge.challenge(scheme: "DPoP"),
+            bearer["error"] == "insufficient_scope", let named = bearer["scope"]
+        else { return }
+        var scopes = (try? context.profileFiles().load(context.profile))?.scopes ?? []
+        for scope in named.split(separator: " ").map(String.init) where !scopes.contains(scope) { scopes.append(scope) }
+        throw .versola(.stepUp(StepUpChallenge(scopes: scopes)))
     }
 
     private func requestBody() throws(CommandFailure) -> [UInt8] {

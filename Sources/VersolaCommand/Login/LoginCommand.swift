@@ -53,7 +53,7 @@ struct LoginCommand {
             let files = try context.profileFiles()
             let saved = try files.load(profile)
             try ResourceLogin.refuseReplacing(saved, options: options, context: context)
-            let resolved = try await ResourceLogin.resolve(options, context: context)
+            let resolved = try await ResourceLogin.resolve(options, saved: saved, context: context)
             var merged = try ProfileSettings.merging(resolved.options, over: saved, profile: profile)
             resolved.apply(to: &merged)
             settings = merged

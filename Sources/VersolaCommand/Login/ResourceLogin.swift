@@ -28,9 +28,15 @@ enum ResourceLogin {
         }
     }
 
-    /// Resolves a `--resource` login; the options unchanged for any other.
-    static func resolve(_ options: LoginOptions, context: CommandContext) async throws(VersolaError) -> Resolved {
-        guard let resource = options.resource else { return Resolved(options: options) }
+    /// Resolves a `--resource` login, or a login again of a profile that holds a resource (a
+    /// step-up's `versola login --profile P --scope …`, A20, or a resource whose metadata now
+    /// names another server); the options unchanged for any other.
+    static func resolve(_ options: LoginOptions, saved: ProfileSettings?, context: CommandContext) async throws(VersolaError)
+        -> Resolved
+    {
+        guard let resource = options.resource ?? saved?.resource else { return Resolved(options: options) }
+        let registrations = FileClientRegistrations(
+            directory: try context.directories().stateHome.appendingPathComponent("versola/registrations").path)
         var transport = TransportOptions()
         if let caFile = options.caFile { transport.caFile = caFile }
         // The API's own 401 names where its metadata is and the scopes it wants (RFC 9728 §5.1),
@@ -41,8 +47,15 @@ enum ResourceLogin {
         start.transport = transport
         start.authorizationServer = options.issuer
         start.clientID = options.clientID
+        // A client id given by hand (not one registered here) stays, and so does its server.
+        if options.resource == nil, options.clientID == nil, let saved,
+            (try? registrations.registration(for: saved.issuer))?.clientID != saved.clientID
+        {
+            start.clientID = saved.clientID
+            start.authorizationServer = options.issuer ?? saved.issuer
+        }
         if !options.scopes.isEmpty { start.challengeScopes = options.scopes.flatMap { $0.split(separator: " ").map(String.init) } }
-        start.registrations = FileClientRegistrations(directory: try context.directories().stateHome.appendingPathComponent("versola/registrations").path)
+        start.registrations = registrations
         let prepared = try await start.prepare()
         let configuration = prepared.configuration
         var resolved = options
