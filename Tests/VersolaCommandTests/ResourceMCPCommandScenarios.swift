@@ -146,4 +146,40 @@ struct ResourceMCPCommandScenarios {
             #expect(scope == "tools:read offline_access tools:write")
         }
     }
+
+    @Test("A19 (MCP auth/authorization-server-migration): signing in again after the metadata names another server registers and signs in there; nothing of the first server reaches it")
+    func serverMigration() async throws {
+        let cli = try await Self.harness { _ in }
+        var second = TestProviderConfiguration()
+        second.autoLogin = true
+        second.metadata = .oauthAuthorizationServer
+        second.requireOpenIDScope = false
+        second.advertiseDPoP = false
+        second.advertisePushedAuthorizationRequests = false
+        second.dynamicRegistration = true
+        let other = try await TestIdentityServer.start(configuration: second)
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            #expect(await cli.idp.provider.requests(to: .registration).count == 1)
+            await cli.idp.provider.configure { $0.protectedResourceAuthorizationServers = [other.issuer] }
+            let profile = try #require(ResourceProfile.name(for: mcp))
+            let again = try await cli.run(["login", "--profile", profile, "--browser-command", CLIHarness.browser])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(await other.provider.requests(to: .registration).count == 1, "registered at the new server")
+            #expect(await other.provider.requests(to: .token).count == 1, "signed in there")
+            let firstTokens = await cli.idp.provider.requests(to: .token).count
+            #expect(firstTokens == 1, "nothing more at the first server")
+            for request in await other.provider.requests() {
+                #expect(request.formValue("refresh_token") == nil, "no refresh token of the first server")
+            }
+            let authorize = try #require(await other.provider.requests(to: .authorize).first)
+            let clientID = URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "client_id" }?.value
+            let firstAuthorize = try #require(await cli.idp.provider.requests(to: .authorize).first)
+            let firstID = URLComponents(string: firstAuthorize.target)?.queryItems?.first { $0.name == "client_id" }?.value
+            #expect(clientID != nil && clientID != firstID, "the new server's own client, not the first's")
+        }
+        await other.stop()
+    }
 }
