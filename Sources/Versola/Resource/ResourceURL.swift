@@ -7,9 +7,9 @@ import Foundation
 /// trailing `/` aside; query and fragment are not part of it.
 ///
 /// ```swift
-/// let resource = ResourceURL("https://api.example.com/mcp")!
-/// resource.covers(ResourceURL("https://API.example.com:443/mcp/tools/../list")!)  // true
-/// resource.covers(ResourceURL("https://api.example.com/mcp2")!)                   // false
+/// if let resource = ResourceURL("https://api.example.com/mcp"), let asked = ResourceURL("https://API.example.com:443/mcp/tools") {
+///     print(resource.covers(asked))  // true; `…/mcp2` or another port would be false
+/// }
 /// ```
 public struct ResourceURL: Sendable, Hashable, CustomStringConvertible {
     /// The origin.
