@@ -97,6 +97,22 @@ extension TestProvider {
         return .respond(HTTPServerResponse(status: 403, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
     }
 
+    /// Makes the client of a client ID metadata document known before its authorization
+    /// request is answered: the document at the client id's URL, whose `client_id` must be that
+    /// URL; an unreadable or mismatched document leaves the client unknown (the request is refused).
+    func adoptClientMetadataDocument(_ request: HTTPServerRequest) async {
+        guard configuration.clientIDMetadataDocuments, request.method == "GET",
+            let id = request.queryItems.first(where: { $0.name == "client_id" })?.value, configuration.client(id) == nil,
+            let url = URL(string: id), url.scheme == "https" || url.scheme == "http"
+        else { return }
+        guard let answer = try? await CurlTransport().send(HTTPRequest(url: url), options: TransportOptions()),
+            answer.status == 200, let document = try? JSONValue(parsing: answer.body), document["client_id"]?.string == id
+        else { return }
+        let redirects = document["redirect_uris"]?.array?.compactMap(\.string) ?? []
+        guard !redirects.isEmpty, configuration.client(id) == nil else { return }
+        addClient(TestClient(id: id, redirectURIs: redirects, allowsAnyLoopbackPort: true, secret: nil))
+    }
+
     /// `POST /register` (RFC 7591 §3): a client as the request describes it, with the defaults
     /// servers apply when a member is missing.
     func register(_ request: HTTPServerRequest) -> HTTPServerAction {

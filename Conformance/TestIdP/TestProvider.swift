@@ -163,7 +163,9 @@ public actor TestProvider {
         switch endpoint {
         case .discovery: return .respond(discoveryResponse())
         case .jwks: return .respond(.json(signingKeys.publishedSet.serializedBytes()))
-        case .authorize: return authorize(request)
+        case .authorize:
+            await adoptClientMetadataDocument(request)
+            return authorize(request)
         case .par: return pushAuthorizationRequest(request, url: url)
         case .token: return shapedTokenAnswer(token(request, url: url), request: request)
         case .userinfo: return missingUserAgent(request) ?? userInfo(request, url: url)

@@ -201,6 +201,11 @@ public struct TestProviderConfiguration: Sendable {
     /// Scopes a token must hold to be served: one without them gets 403 `insufficient_scope`
     /// naming them (RFC 6750 §3.1; an MCP server's scope step-up, MCP conformance `auth/scope-step-up`).
     public var protectedResourceRequiredScopes: [String] = []
+    /// Take client ID metadata documents (`client_id_metadata_document_supported`): a client id
+    /// that is an http(s) URL is fetched at the authorization request, and its `redirect_uris`
+    /// (any loopback port) become the client's, as the 2026-07-28 MCP revision prefers to
+    /// registration (MCP conformance `auth/basic-cimd`).
+    public var clientIDMetadataDocuments = false
     /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
     /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
     /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.

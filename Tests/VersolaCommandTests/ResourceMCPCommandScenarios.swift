@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Versola
+import VersolaHTTP
 import VersolaJOSE
 import VersolaTestIdP
 
@@ -181,5 +182,33 @@ struct ResourceMCPCommandScenarios {
             #expect(clientID != nil && clientID != firstID, "the new server's own client, not the first's")
         }
         await other.stop()
+    }
+
+    @Test("A19 (MCP auth/basic-cimd): login --client-metadata-url: the document is the client id where the server takes them; nothing is registered")
+    func clientMetadataDocument() async throws {
+        let cli = try await Self.harness { $0.clientIDMetadataDocuments = true }
+        // The app's document, served where its URL says (its client_id is that URL).
+        let documents = try HTTPServer.start(address: .ipv4Loopback, port: 0) { request in
+            let url = "http://" + (request.headers["Host"] ?? "") + request.path
+            let document: JSONValue = [
+                "client_id": .string(url), "client_name": "versola", "redirect_uris": ["http://127.0.0.1/callback"],
+                "token_endpoint_auth_method": "none", "grant_types": ["authorization_code", "refresh_token"],
+            ]
+            return .respond(HTTPServerResponse(status: 200, headers: ["Content-Type": "application/json"], body: document.serializedBytes()))
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let documentURL = documents.baseURL + "/client.json"
+            let login = try await cli.run([
+                "login", "--resource", mcp, "--client-metadata-url", documentURL, "--browser-command", CLIHarness.browser,
+            ])
+            try #require(login.status == 0, "\(login.stderr)")
+            #expect(await cli.idp.provider.requests(to: .registration).isEmpty, "no registration")
+            let authorize = try #require(await cli.idp.provider.requests(to: .authorize).first)
+            #expect(URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "client_id" }?.value == documentURL)
+            let answer = try await cli.run(["request", mcp])
+            #expect(answer.status == 0, "\(answer.stderr)")
+        }
+        await documents.stop()
     }
 }

@@ -56,6 +56,15 @@ enum ResourceLogin {
         }
         if !options.scopes.isEmpty { start.challengeScopes = options.scopes.flatMap { $0.split(separator: " ").map(String.init) } }
         start.registrations = registrations
+        if let document = options.clientMetadataURL {
+            guard let url = URL(string: document), let origin = Origin(url: url),
+                url.scheme == "https" || (url.scheme == "http" && origin.isLoopback), url.path.count > 1
+            else {
+                throw .configuration(
+                    .invalidConfiguration("--client-metadata-url needs the https URL of the document, with a path: \(document)"))
+            }
+            start.clientMetadataDocument = document
+        }
         let prepared = try await start.prepare()
         let configuration = prepared.configuration
         var resolved = options
