@@ -211,4 +211,28 @@ struct ResourceMCPCommandScenarios {
         }
         await documents.stop()
     }
+
+    @Test("A20 (MCP auth/scope-step-up) on a terminal: the 403 insufficient_scope leads to the browser sign-in for the union of scopes and the request once more, answered")
+    func stepUpOnATerminal() async throws {
+        let cli = try await Self.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            // util-linux script(1) runs the request on a terminal of its own, as a person would.
+            let stem = cli.home.path + "/terminal"
+            let command = ShellWord.quoted(CLIHarness.executable) + " request " + ShellWord.quoted(mcp)
+            let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
+            let outcome = await cli.finished(pid, stem: stem)
+            #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
+            #expect(outcome.stdout.contains("\"resource\":\"ok\""), "the API's answer after the step-up: \(outcome.stdout)")
+            let authorize = try #require(await cli.idp.provider.requests(to: .authorize).last)
+            let scope = URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "scope" }?.value
+            #expect(scope == "tools:read offline_access tools:write")
+            #expect(await cli.idp.provider.requests(to: .authorize).count == 2, "one step-up")
+        }
+    }
 }

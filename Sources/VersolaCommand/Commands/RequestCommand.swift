@@ -28,10 +28,29 @@ struct RequestCommand {
             }
             if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
         }
-        let arguments = RequestCoding.encode(options, body: body)
-        let result = try await CommandRunner.call(AgentRequest(.request(arguments), profile: context.profile), context)
-        try stepUpWhenAsked(result)
+        let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
+        let result = try await CommandRunner.call(request, context)
+        do {
+            try stepUpWhenAsked(result)
+        } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
+            // A20 on a terminal: the browser sign-in for the scopes together (its messages on
+            // standard error; standard output is the API's), then the request once more. A
+            // second refusal is not followed again: its line is printed instead.
+            var login = context
+            login.console = StandardErrorOnly(context.console)
+            var loginOptions = LoginOptions()
+            loginOptions.scopes = challenge.scopes
+            try await LoginCommand(context: login, options: loginOptions).run()
+            let retried = try await CommandRunner.call(request, context)
+            try stepUpWhenAsked(retried)
+            return show(retried)
+        }
         return show(result)
+    }
+
+    /// Whether a person is at a terminal to sign in (standard input and standard error).
+    private var interactive: Bool {
+        context.console.errorIsTerminal && isatty(STDIN_FILENO) == 1 && !context.invocation.global.json
     }
 
     /// A20: a 403 `insufficient_scope` naming scopes is the step-up category, whose message is

@@ -55,7 +55,7 @@ struct LoginCommand {
             try ResourceLogin.refuseReplacing(saved, options: options, context: context)
             let resolved = try await ResourceLogin.resolve(options, saved: saved, context: context)
             var merged = try ProfileSettings.merging(resolved.options, over: saved, profile: profile)
-            resolved.apply(to: &merged)
+            resolved.apply(to: &merged, saved: saved)
             settings = merged
             if let note = resolved.note, !context.invocation.global.json { console.err(TerminalText.visible(note) + ".\n") }
             try settings.clientConfiguration.validate()

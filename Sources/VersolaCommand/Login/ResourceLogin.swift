@@ -17,8 +17,12 @@ enum ResourceLogin {
         /// Puts what the options cannot say into the profile: the scopes chosen (none at all
         /// included), the resource the metadata named (which the tokens are for), the endpoints of
         /// a server without metadata, a secret the registration forced.
-        func apply(to settings: inout ProfileSettings) {
+        /// A new registration (another client) starts the profile afresh: what belongs to this
+        /// machine rather than the client (the browser command, a CA file) is kept from `saved`.
+        func apply(to settings: inout ProfileSettings, saved: ProfileSettings?) {
             guard let configuration else { return }
+            if settings.browserCommand == nil { settings.browserCommand = saved?.browserCommand }
+            if settings.caFile == nil { settings.caFile = saved?.caFile }
             if options.scopes.isEmpty { settings.scopes = configuration.scopes }
             settings.resource = configuration.resource
             for name in EndpointOverrides.Name.allCases where settings.endpoints[name] == nil {
