@@ -64,7 +64,7 @@ struct ResourceFirstScenarios {
         func stop() async { await idp.stop() }
     }
 
-    @Test("A19: from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource")
+    @Test("A19 (MCP auth/metadata-default, auth/scope-from-www-authenticate): from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource")
     func fromTheChallenge() async throws {
         let rig = try await Rig()
         try await withRig(rig) { rig in

@@ -90,7 +90,7 @@ extension TestProvider {
     func insufficientScope(_ record: AccessTokenRecord, for resource: String) -> HTTPServerAction? {
         let required = configuration.protectedResourceRequiredScopes
         let held = Set(record.scope.split(separator: " ").map(String.init))
-        guard !required.allSatisfy(held.contains) else { return nil }
+        guard configuration.protectedResourceNeverSatisfied || !required.allSatisfy(held.contains) else { return nil }
         let path = URLComponents(string: resource)?.path ?? ""
         let metadata = String(resource.dropLast(path.count)) + TestEndpoint.resourceMetadata.path + path
         let value = "Bearer error=\"insufficient_scope\", scope=\"\(required.joined(separator: " "))\", resource_metadata=\"\(metadata)\""
@@ -124,7 +124,8 @@ extension TestProvider {
         guard !redirects.isEmpty, redirects.allSatisfy({ URL(string: $0)?.scheme != nil }) else {
             return oauthError("invalid_redirect_uri", "redirect_uris is missing or malformed")
         }
-        let method = body["token_endpoint_auth_method"]?.string ?? "client_secret_basic"
+        var method = body["token_endpoint_auth_method"]?.string ?? "client_secret_basic"
+        if configuration.registrationIssuesSecret { method = configuration.tokenEndpointAuthMethods.first ?? "client_secret_basic" }
         let grants = body["grant_types"]?.array?.compactMap(\.string) ?? ["authorization_code"]
         var client = TestClient(
             id: "dyn-" + opaqueValue().prefix(16), redirectURIs: redirects, allowsAnyLoopbackPort: false,

@@ -206,6 +206,12 @@ public struct TestProviderConfiguration: Sendable {
     /// (any loopback port) become the client's, as the 2026-07-28 MCP revision prefers to
     /// registration (MCP conformance `auth/basic-cimd`).
     public var clientIDMetadataDocuments = false
+    /// Give every registered client a secret, whatever it asked for, to be sent by the first of
+    /// ``tokenEndpointAuthMethods`` (MCP conformance `auth/token-endpoint-auth-basic`, `-post`).
+    public var registrationIssuesSecret = false
+    /// Answer every token at a protected resource 403 `insufficient_scope`, whatever scopes it
+    /// holds (MCP conformance `auth/scope-retry-limit`).
+    public var protectedResourceNeverSatisfied = false
     /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
     /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
     /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.

@@ -235,4 +235,27 @@ struct ResourceMCPCommandScenarios {
             #expect(await cli.idp.provider.requests(to: .authorize).count == 2, "one step-up")
         }
     }
+
+    @Test("A20 (MCP auth/scope-retry-limit) on a terminal: an API that refuses every token signs in once more at most, then exits with the step-up line")
+    func stepUpRetryLimit() async throws {
+        let cli = try await Self.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+            $0.protectedResourceNeverSatisfied = true
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            let stem = cli.home.path + "/terminal"
+            let command = ShellWord.quoted(CLIHarness.executable) + " request " + ShellWord.quoted(mcp)
+            let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
+            let outcome = await cli.finished(pid, stem: stem)
+            #expect(outcome.status == 5, "the step-up category: \(outcome.stdout)")
+            #expect(outcome.stdout.contains("--scope tools:write"), "\(outcome.stdout)")
+            #expect(await cli.idp.provider.requests(to: .authorize).count == 2, "one step-up, not a loop")
+            let withToken = await cli.idp.provider.requests(to: .resource).filter { $0.headers["Authorization"] != nil }
+            #expect(withToken.count == 2, "the request and one retry")
+        }
+    }
 }
