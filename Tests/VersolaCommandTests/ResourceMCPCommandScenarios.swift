@@ -258,4 +258,24 @@ struct ResourceMCPCommandScenarios {
             #expect(withToken.count == 2, "the request and one retry")
         }
     }
+
+    @Test("A19 (issue 40 item 3): a 401 naming metadata on another loopback service: request does not fetch it, login refuses naming it")
+    func metadataOnAnotherLoopbackService() async throws {
+        let cli = try await Self.harness { _ in }
+        try await withHarness(cli) { cli in
+            let elsewhere = cli.idp.issuer + "/.well-known/oauth-protected-resource"
+            await cli.idp.provider.configure { $0.protectedResourceMetadata = .custom(elsewhere) }
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let hint = try await cli.run(["request", mcp + "/tools"])
+            #expect(hint.status == 6, "\(hint.stderr)")
+            #expect(hint.stderr.contains("versola login --resource \(mcp)/tools"), "the URL asked, not what the metadata says: \(hint.stderr)")
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            #expect(login.status == 6, "the configuration category: \(login.stderr)")
+            #expect(login.stderr.contains(elsewhere), "\(login.stderr)")
+            let other = "127.0.0.1:\(cli.idp.port)"
+            let fetched = await cli.idp.provider.requests(to: .resourceMetadata).filter { $0.headers["Host"] == other }
+            #expect(fetched.isEmpty, "nothing fetched from the other service")
+            #expect(await cli.idp.provider.requests(to: .registration).isEmpty)
+        }
+    }
 }
