@@ -107,6 +107,22 @@ struct ResourceMetadataScenarios {
         }
     }
 
+    @Test("A19: a resource without metadata whose authorization server the application names: that server, not the origin")
+    func noResourceMetadataNamedServer() async throws {
+        let rig = try await Rig { $0.protectedResourceMetadata = .none }
+        try await withRig(rig) { rig in
+            let mcp = rig.resource("/mcp")
+            var start = rig.start(mcp)
+            start.authorizationServer = rig.idp.issuer
+            let prepared = try await start.prepare()
+            #expect(prepared.configuration.issuer == rig.idp.issuer)
+            #expect(prepared.configuration.endpoints[.authorization] == nil, "the server's own metadata, no default endpoints")
+            let client = try rig.client(prepared)
+            let grant = try await client.login()
+            #expect(try await rig.get(mcp, grant: grant, client: client).status == 200)
+        }
+    }
+
     @Test("A19: a server whose metadata does not list PKCE S256 is refused before registering or any browser")
     func serverWithoutPKCE() async throws {
         let rig = try await Rig { $0.codeChallengeMethodsSupported = nil }

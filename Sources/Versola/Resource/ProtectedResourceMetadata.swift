@@ -52,10 +52,10 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
     }
 
     /// What a resource without metadata stands for (the 2025-03-26 MCP rules, A19): its origin
-    /// is its authorization server.
-    init(originServing resource: String) {
+    /// is its authorization server, unless the application named one (`server`).
+    init(withoutDocumentFor resource: String, server: String?) {
         self.resource = resource
-        authorizationServers = ResourceURL(resource).map { [$0.origin.description] } ?? []
+        authorizationServers = server.map { [$0] } ?? ResourceURL(resource).map { [$0.origin.description] } ?? []
         scopesSupported = nil
     }
 

@@ -45,7 +45,8 @@ public struct ResourceAuthorization: Sendable {
     public struct Prepared: Sendable {
         /// The configuration of a login bound to the resource.
         public var configuration: ClientConfiguration
-        /// The resource's metadata.
+        /// The resource's metadata; for a resource that publishes none, what stands for it (the
+        /// resource itself, its origin or the server asked for as authorization server, no scopes).
         public var metadata: ProtectedResourceMetadata
         /// Why a new registration was made (first time, or the registered port was taken), or
         /// nil when a kept one or a given client id was used.
@@ -87,14 +88,14 @@ public struct ResourceAuthorization: Sendable {
             try OperationBudget(policy: RetryPolicy(), clock: environment.clock)
         }
         let found = try await resourceMetadata(sender: sender, budget: budget)
-        let metadata = found ?? ProtectedResourceMetadata(originServing: resource)
+        let metadata = found ?? ProtectedResourceMetadata(withoutDocumentFor: resource, server: authorizationServer)
         let issuer = try pickServer(metadata)
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID ?? "unregistered")
         configuration.transport = transport
         // The document's resource (the API's URL or a path above it) is the one tokens are for.
         configuration.resource = metadata.resource
         let server = try await serverMetadata(
-            &configuration, originFallback: found == nil && issuer == metadata.authorizationServers.first,
+            &configuration, originFallback: found == nil && issuer == ResourceURL(resource)?.origin.description,
             sender: sender, budget: budget)
         configuration.scopes = Self.scopes(
             challenge: challengeScopes, resource: metadata.scopesSupported, server: server.scopesSupported)
