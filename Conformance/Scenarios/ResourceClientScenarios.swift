@@ -12,7 +12,7 @@ import VersolaTesting
 struct ResourceClientScenarios {
     typealias Rig = ResourceFirstScenarios.Rig
 
-    @Test("A19 (MCP auth/metadata-var1): path-inserted metadata not named in the 401, an OpenID Connect discovery document at the server")
+    @Test("A19: path-inserted metadata not named in the 401, an OpenID Connect discovery document at the server (MCP auth/metadata-var1)")
     func openIDServerMetadata() async throws {
         let rig = try await Rig {
             $0.challengeNamesResourceMetadata = false
@@ -28,7 +28,7 @@ struct ResourceClientScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/pre-registration): a client id given: no registration, the login uses it")
+    @Test("A19: a client id given: no registration, the login uses it (MCP auth/pre-registration)")
     func preRegistered() async throws {
         let rig = try await Rig()
         try await withRig(rig) { rig in
@@ -45,7 +45,7 @@ struct ResourceClientScenarios {
     }
 
     @Test(
-        "A19 A17 (MCP auth/token-endpoint-auth-basic, auth/token-endpoint-auth-post): a secret the registration forced is sent as the server lists",
+        "A19 A17: a secret the registration forced is sent as the server lists (MCP auth/token-endpoint-auth-basic, auth/token-endpoint-auth-post)",
         arguments: ["client_secret_basic", "client_secret_post"])
     func forcedSecret(method: String) async throws {
         let rig = try await Rig {
@@ -66,7 +66,7 @@ struct ResourceClientScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/token-endpoint-auth-none): a public client sends no secret at all")
+    @Test("A19: a public client sends no secret at all (MCP auth/token-endpoint-auth-none)")
     func publicClient() async throws {
         let rig = try await Rig()
         try await withRig(rig) { rig in

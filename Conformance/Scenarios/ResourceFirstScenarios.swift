@@ -64,7 +64,7 @@ struct ResourceFirstScenarios {
         func stop() async { await idp.stop() }
     }
 
-    @Test("A19 (MCP auth/metadata-default, auth/scope-from-www-authenticate): from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource")
+    @Test("A19: from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource (MCP auth/metadata-default, auth/scope-from-www-authenticate)")
     func fromTheChallenge() async throws {
         let rig = try await Rig()
         try await withRig(rig) { rig in
@@ -148,7 +148,7 @@ struct ResourceFirstScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/resource-mismatch): metadata for another origin is a configuration error naming both; nothing is registered")
+    @Test("A19: metadata for another origin is a configuration error naming both; nothing is registered (MCP auth/resource-mismatch)")
     func resourceMismatch() async throws {
         let rig = try await Rig { $0.protectedResourceMetadataNames = "https://elsewhere.example/mcp" }
         try await withRig(rig) { rig in

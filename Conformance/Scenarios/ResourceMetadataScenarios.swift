@@ -12,7 +12,7 @@ import VersolaTesting
 struct ResourceMetadataScenarios {
     typealias Rig = ResourceFirstScenarios.Rig
 
-    @Test("A19 (MCP auth/metadata-var2): root metadata naming the origin, not in the 401, is used; the origin is the resource sent")
+    @Test("A19: root metadata naming the origin, not in the 401, is used; the origin is the resource sent (MCP auth/metadata-var2)")
     func rootMetadata() async throws {
         let rig = try await Rig {
             $0.protectedResourceMetadata = .root
@@ -33,7 +33,7 @@ struct ResourceMetadataScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/metadata-var3): the 401's resource_metadata comes first, then the well-known locations")
+    @Test("A19: the 401's resource_metadata comes first, then the well-known locations (MCP auth/metadata-var3)")
     func challengeLocationFirst() async throws {
         let rig = try await Rig { $0.protectedResourceMetadata = .custom("/custom/metadata/location.json") }
         try await withRig(rig) { rig in
@@ -69,7 +69,7 @@ struct ResourceMetadataScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/2025-03-26-oauth-metadata-backcompat): no resource metadata: the origin's RFC 8414 metadata and its endpoints")
+    @Test("A19: no resource metadata: the origin's RFC 8414 metadata and its endpoints (MCP auth/2025-03-26-oauth-metadata-backcompat)")
     func noResourceMetadataOriginMetadata() async throws {
         let rig = try await Rig(separateResourceServer: false) {
             $0.protectedResourceMetadata = .none
@@ -88,7 +88,7 @@ struct ResourceMetadataScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/2025-03-26-oauth-endpoint-fallback): no metadata anywhere: /authorize, /token and /register at the origin")
+    @Test("A19: no metadata anywhere: /authorize, /token and /register at the origin (MCP auth/2025-03-26-oauth-endpoint-fallback)")
     func noMetadataDefaultEndpoints() async throws {
         let rig = try await Rig(separateResourceServer: false) {
             $0.protectedResourceMetadata = .none
@@ -138,7 +138,7 @@ struct ResourceMetadataScenarios {
 /// issuer), against a stand-in of MCP conformance `auth/authorization-server-migration`.
 @Suite("ResourceServerMigrationScenarios")
 struct ResourceServerMigrationScenarios {
-    @Test("A19 (MCP auth/authorization-server-migration): a new server in the metadata: its metadata read, a registration there, nothing of the old one sent")
+    @Test("A19: a new server in the metadata: its metadata read, a registration there, nothing of the old one sent (MCP auth/authorization-server-migration)")
     func serverMoves() async throws {
         let rig = try await ResourceFirstScenarios.Rig()
         var second = TestProviderConfiguration()

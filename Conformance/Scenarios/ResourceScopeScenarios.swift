@@ -19,7 +19,7 @@ struct ResourceScopeScenarios {
         return URLComponents(string: authorize.target)?.queryItems?.first { $0.name == "scope" }?.value
     }
 
-    @Test("A19 (MCP auth/scope-omitted-when-undefined): no scope in the 401 nor the metadata: no scope parameter at all")
+    @Test("A19: no scope in the 401 nor the metadata: no scope parameter at all (MCP auth/scope-omitted-when-undefined)")
     func scopeOmitted() async throws {
         let rig = try await Rig {
             $0.protectedResourceScopes = []
@@ -38,7 +38,7 @@ struct ResourceScopeScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/scope-from-scopes-supported, auth/offline-access-scope): the metadata's scopes, offline_access added as the server lists it")
+    @Test("A19: the metadata's scopes, offline_access added as the server lists it (MCP auth/scope-from-scopes-supported, auth/offline-access-scope)")
     func offlineAccessAdded() async throws {
         let rig = try await Rig {
             $0.protectedResourceScopes = ["tools:read"]
@@ -53,7 +53,7 @@ struct ResourceScopeScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/offline-access-not-supported): offline_access is not asked where the server does not list it")
+    @Test("A19: offline_access is not asked where the server does not list it (MCP auth/offline-access-not-supported)")
     func offlineAccessNotListed() async throws {
         let rig = try await Rig { $0.advertiseOfflineAccess = false }
         try await withRig(rig) { rig in

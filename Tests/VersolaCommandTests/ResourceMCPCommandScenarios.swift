@@ -40,7 +40,7 @@ struct ResourceMCPCommandScenarios {
         return try JSONValue(parsing: Array((reply["body"]?.string ?? "").utf8))
     }
 
-    @Test("A19 (MCP auth/metadata-var3): login --resource reads the metadata location the API's 401 names")
+    @Test("A19: login --resource reads the metadata location the API's 401 names (MCP auth/metadata-var3)")
     func customMetadataLocation() async throws {
         let cli = try await Self.harness { $0.protectedResourceMetadata = .custom("/custom/metadata/location.json") }
         try await withHarness(cli) { cli in
@@ -50,7 +50,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/metadata-var2): root metadata naming the origin; the origin is the resource the token is for")
+    @Test("A19: root metadata naming the origin; the origin is the resource the token is for (MCP auth/metadata-var2)")
     func rootMetadata() async throws {
         let cli = try await Self.harness {
             $0.protectedResourceMetadata = .root
@@ -63,7 +63,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/2025-03-26-oauth-endpoint-fallback, auth/scope-omitted-when-undefined): no metadata anywhere: the origin's /authorize, /token, /register, no scope")
+    @Test("A19: no metadata anywhere: the origin's /authorize, /token, /register, no scope (MCP auth/2025-03-26-oauth-endpoint-fallback, auth/scope-omitted-when-undefined)")
     func endpointFallback() async throws {
         let cli = try await Self.harness(separateResourceServer: false) {
             $0.protectedResourceMetadata = .none
@@ -99,7 +99,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A19 (issue 40 item 1): the token signed in for /a_b is never sent to /a/b, whose profile name once folded into the same")
+    @Test("A19: the token signed in for /a_b is never sent to /a/b, whose profile name once folded into the same (issue 40 item 1)")
     func foldedNamesKeepTheirTokens() async throws {
         let cli = try await Self.harness { $0.protectedResourcePaths = ["/a_b", "/a/b"] }
         try await withHarness(cli) { cli in
@@ -120,7 +120,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A20 (MCP auth/scope-step-up): a 403 insufficient_scope gives the step-up category and the exact login line for the union of scopes; that line then gets the answer")
+    @Test("A20: a 403 insufficient_scope gives the step-up category and the exact login line for the union of scopes; that line then gets the answer (MCP auth/scope-step-up)")
     func stepUpLine() async throws {
         let cli = try await Self.harness {
             $0.protectedResourceScopes = ["tools:read"]
@@ -148,7 +148,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A19 (MCP auth/authorization-server-migration): signing in again after the metadata names another server registers and signs in there; nothing of the first server reaches it")
+    @Test("A19: signing in again after the metadata names another server registers and signs in there; nothing of the first server reaches it (MCP auth/authorization-server-migration)")
     func serverMigration() async throws {
         let cli = try await Self.harness { _ in }
         var second = TestProviderConfiguration()
@@ -184,7 +184,7 @@ struct ResourceMCPCommandScenarios {
         await other.stop()
     }
 
-    @Test("A19 (MCP auth/basic-cimd): login --client-metadata-url: the document is the client id where the server takes them; nothing is registered")
+    @Test("A19: login --client-metadata-url: the document is the client id where the server takes them; nothing is registered (MCP auth/basic-cimd)")
     func clientMetadataDocument() async throws {
         let cli = try await Self.harness { $0.clientIDMetadataDocuments = true }
         // The app's document, served where its URL says (its client_id is that URL).
@@ -212,7 +212,7 @@ struct ResourceMCPCommandScenarios {
         await documents.stop()
     }
 
-    @Test("A20 (MCP auth/scope-step-up) on a terminal: the 403 insufficient_scope leads to the browser sign-in for the union of scopes and the request once more, answered")
+    @Test("A20: on a terminal, the 403 insufficient_scope leads to the browser sign-in for the union of scopes and the request once more, answered (MCP auth/scope-step-up)")
     func stepUpOnATerminal() async throws {
         let cli = try await Self.harness {
             $0.protectedResourceScopes = ["tools:read"]
@@ -236,7 +236,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A20 (MCP auth/scope-retry-limit) on a terminal: an API that refuses every token signs in once more at most, then exits with the step-up line")
+    @Test("A20: on a terminal, an API that refuses every token signs in once more at most, then exits with the step-up line (MCP auth/scope-retry-limit)")
     func stepUpRetryLimit() async throws {
         let cli = try await Self.harness {
             $0.protectedResourceScopes = ["tools:read"]
@@ -259,7 +259,7 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
-    @Test("A19 (issue 40 item 3): a 401 naming metadata on another loopback service: request does not fetch it, login refuses naming it")
+    @Test("A19: a 401 naming metadata on another loopback service: request does not fetch it, login refuses naming it (issue 40 item 3)")
     func metadataOnAnotherLoopbackService() async throws {
         let cli = try await Self.harness { _ in }
         try await withHarness(cli) { cli in
