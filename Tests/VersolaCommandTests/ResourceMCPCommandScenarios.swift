@@ -278,4 +278,26 @@ struct ResourceMCPCommandScenarios {
             #expect(await cli.idp.provider.requests(to: .registration).isEmpty)
         }
     }
+
+    @Test("A19: a login for a resource whose profile holds another resource's sign-in refuses without --profile, and replaces it with (issue 40 item 1)")
+    func loginDoesNotReplaceAnotherResource() async throws {
+        let cli = try await Self.harness { $0.protectedResourcePaths = ["/mcp", "/tools"] }
+        try await withHarness(cli) { cli in
+            let base = String(cli.idp.resourceURL.dropLast("/resource".count))
+            let toolsProfile = try #require(ResourceProfile.name(for: base + "/tools"))
+            let first = try await cli.run([
+                "login", "--resource", base + "/mcp", "--profile", toolsProfile, "--browser-command", CLIHarness.browser,
+            ])
+            try #require(first.status == 0, "\(first.stderr)")
+            let refused = try await cli.run(["login", "--resource", base + "/tools", "--browser-command", CLIHarness.browser])
+            #expect(refused.status == 6, "\(refused.stderr)")
+            #expect(refused.stderr.contains("holds the sign-in for \(base)/mcp"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("--profile \(toolsProfile)"), "\(refused.stderr)")
+            #expect(await cli.idp.provider.requests(to: .authorize).count == 1, "no second sign-in started")
+            let replaced = try await cli.run([
+                "login", "--resource", base + "/tools", "--profile", toolsProfile, "--browser-command", CLIHarness.browser,
+            ])
+            #expect(replaced.status == 0, "\(replaced.stderr)")
+        }
+    }
 }
