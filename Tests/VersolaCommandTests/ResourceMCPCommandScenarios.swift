@@ -300,4 +300,25 @@ struct ResourceMCPCommandScenarios {
             #expect(replaced.status == 0, "\(replaced.stderr)")
         }
     }
+
+    @Test("A19: a profile an earlier versola named (folded, no hash) is still found for its own resource, never for one that folds into the same name")
+    func earlierProfileNames() async throws {
+        let cli = try await Self.harness { $0.protectedResourcePaths = ["/a_b", "/a/b"] }
+        try await withHarness(cli) { cli in
+            let base = String(cli.idp.resourceURL.dropLast("/resource".count))
+            let earlier = try #require(ResourceProfile.earlierName(for: base + "/a_b"))
+            #expect(ResourceProfile.earlierName(for: base + "/a/b") == earlier, "the names that once collided")
+            let login = try await cli.run([
+                "login", "--resource", base + "/a_b", "--profile", earlier, "--browser-command", CLIHarness.browser,
+            ])
+            try #require(login.status == 0, "\(login.stderr)")
+            #expect(try await cli.run(["request", base + "/a_b/tools"]).status == 0)
+            #expect(try await cli.run(["token", "--resource", base + "/a_b"]).status == 0)
+            let other = try await cli.run(["request", base + "/a/b"])
+            #expect(other.status == 6, "\(other.stderr)")
+            #expect(try await cli.run(["token", "--resource", base + "/a/b"]).status == 6)
+            let sent = await cli.idp.provider.requests(to: .resource).filter { URLComponents(string: $0.target)?.path == "/a/b" }
+            #expect(sent.allSatisfy { $0.headers["Authorization"] == nil }, "no token went to /a/b")
+        }
+    }
 }

@@ -27,9 +27,10 @@ struct ResourceProfileTests {
     @Test("A19: a request URL's candidates are its own resource and each path above it")
     func candidates() throws {
         let names = ResourceProfile.candidates(for: "https://h.example/mcp/tools/list?x=1")
-        #expect(names.count == 4)
+        #expect(names.count == 8)
         #expect(names[2] == ResourceProfile.name(for: "https://h.example/mcp"))
         #expect(names[3] == ResourceProfile.name(for: "https://h.example"))
+        #expect(names[6] == "h.example_mcp", "a profile an earlier versola named, after every injective name")
     }
 
     @Test("A19: a saved resource serves only itself and the paths below it on its origin")

@@ -27,18 +27,39 @@ enum ResourceProfile {
     }
 
     /// The profile names a request to `url` may be for: the URL's own, then each shorter path
-    /// (a request to `…/mcp/tools/list` is for the resource `…/mcp`), longest first.
+    /// (a request to `…/mcp/tools/list` is for the resource `…/mcp`), longest first; then the
+    /// same in the form names had before the hash (`api.example.com_mcp`), so that a sign-in an
+    /// earlier versola made is still found (``serves(_:url:)`` decides whether it may be used).
     static func candidates(for url: String) -> [String] {
         guard let normalized = ResourceURL(url) else { return [] }
         var segments = normalized.segments
-        var names: [String] = []
+        var prefixes: [String] = []
         while true {
-            let prefix = normalized.origin.description + (segments.isEmpty ? "" : "/" + segments.joined(separator: "/"))
-            if let name = name(for: prefix), !names.contains(name) { names.append(name) }
+            prefixes.append(normalized.origin.description + (segments.isEmpty ? "" : "/" + segments.joined(separator: "/")))
             if segments.isEmpty { break }
             segments.removeLast()
         }
+        var names: [String] = []
+        for name in prefixes.compactMap(name(for:)) + prefixes.compactMap(earlierName(for:)) where !names.contains(name) {
+            names.append(name)
+        }
         return names
+    }
+
+    /// The name an earlier versola gave a resource's profile: host, port and path folded into
+    /// `_`, at most 64 characters (not injective: found only where the saved resource covers).
+    static func earlierName(for resource: String) -> String? {
+        guard let components = URLComponents(string: resource), let host = components.host, !host.isEmpty else { return nil }
+        var text = host + (components.port.map { "_\($0)" } ?? "")
+        let path = components.path.split(separator: "/").joined(separator: "_")
+        if !path.isEmpty { text += "_" + path }
+        let cleaned = String(
+            text.unicodeScalars.map { scalar -> Character in
+                let allowed = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-")
+                return allowed ? Character(scalar) : "_"
+            }
+        ).prefix(64)
+        return cleaned.allSatisfy { $0 == "." } || cleaned.contains("..") ? nil : String(cleaned)
     }
 
     /// Whether a profile whose saved resource is `saved` may serve `url` (A19): the same origin
