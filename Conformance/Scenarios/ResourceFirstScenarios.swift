@@ -16,7 +16,9 @@ struct ResourceFirstScenarios {
         let home: TemporaryDirectory
         let environment: EngineEnvironment
 
-        init(configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }) async throws {
+        init(
+            separateResourceServer: Bool = true, configure: @Sendable (inout TestProviderConfiguration) -> Void = { _ in }
+        ) async throws {
             var configuration = TestProviderConfiguration()
             configuration.autoLogin = true
             configuration.metadata = .oauthAuthorizationServer
@@ -27,7 +29,7 @@ struct ResourceFirstScenarios {
             configuration.dynamicRegistration = true
             configuration.requireResourceIndicator = true
             configure(&configuration)
-            idp = try await TestIdentityServer.start(configuration: configuration, separateResourceServer: true)
+            idp = try await TestIdentityServer.start(configuration: configuration, separateResourceServer: separateResourceServer)
             home = try TemporaryDirectory()
             environment = .system()
         }
@@ -62,7 +64,7 @@ struct ResourceFirstScenarios {
         func stop() async { await idp.stop() }
     }
 
-    @Test("A19: from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource")
+    @Test("A19: from a resource's 401 alone: its metadata, the server's, one registration, a login bound to it, and a refresh that keeps resource (MCP auth/metadata-default, auth/scope-from-www-authenticate)")
     func fromTheChallenge() async throws {
         let rig = try await Rig()
         try await withRig(rig) { rig in
@@ -146,11 +148,12 @@ struct ResourceFirstScenarios {
         }
     }
 
-    @Test("A19: metadata for another resource is a configuration error; nothing is registered")
+    @Test("A19: metadata for another origin is a configuration error naming both; nothing is registered (MCP auth/resource-mismatch)")
     func resourceMismatch() async throws {
-        let rig = try await Rig()
+        let rig = try await Rig { $0.protectedResourceMetadataNames = "https://elsewhere.example/mcp" }
         try await withRig(rig) { rig in
-            await Self.expectConfiguration(rig.start(rig.resource("/mcp/")), mentioning: "not \(rig.resource("/mcp/"))")
+            await Self.expectConfiguration(rig.start(rig.resource("/mcp")), mentioning: "https://elsewhere.example/mcp")
+            await Self.expectConfiguration(rig.start(rig.resource("/mcp")), mentioning: "neither \(rig.resource("/mcp")) nor")
             #expect(await rig.idp.provider.requests(to: .discovery).isEmpty)
             #expect(await rig.idp.provider.requests(to: .registration).isEmpty)
         }

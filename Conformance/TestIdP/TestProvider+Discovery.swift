@@ -18,6 +18,7 @@ extension TestProvider {
         }
         document["revocation_endpoint"] = .string(url(of: .revocation))
         if configuration.dynamicRegistration { document["registration_endpoint"] = .string(url(of: .registration)) }
+        if configuration.clientIDMetadataDocuments { document["client_id_metadata_document_supported"] = true }
         if configuration.advertisePushedAuthorizationRequests {
             document["pushed_authorization_request_endpoint"] = .string(url(of: .par))
         }

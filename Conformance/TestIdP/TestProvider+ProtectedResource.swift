@@ -21,29 +21,96 @@ extension TestProvider {
         }
     }
 
-    /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1).
+    /// The identifier a protected resource's metadata names for it: its own, or the origin
+    /// where the metadata is at the root (as MCP servers built on the Python SDK have it).
+    func advertisedResource(for resource: String) -> String {
+        if let named = configuration.protectedResourceMetadataNames { return named }
+        guard case .root = configuration.protectedResourceMetadata else { return resource }
+        return resourceBaseURL ?? issuerOrigin
+    }
+
+    /// `GET /.well-known/oauth-protected-resource{path}` (RFC 9728 §3.1), or the one location
+    /// the configuration puts it at.
     func protectedResourceMetadata(_ request: HTTPServerRequest) -> HTTPServerAction {
-        let path = String(request.path.dropFirst(TestEndpoint.resourceMetadata.path.count))
-        guard let resource = protectedResource(atPath: path), URLComponents(string: resource)?.path == path else {
-            return .respond(HTTPServerResponse(status: 404))
-        }
+        guard let resource = metadataResource(servedAt: request.path) else { return .respond(HTTPServerResponse(status: 404)) }
         let document: JSONValue = [
-            "resource": .string(resource), "authorization_servers": [.string(issuer)],
+            "resource": .string(advertisedResource(for: resource)), "authorization_servers": .array((configuration.protectedResourceAuthorizationServers ?? [issuer]).map { .string($0) }),
             "scopes_supported": .array(configuration.protectedResourceScopes.map { .string($0) }),
             "bearer_methods_supported": ["header"],
         ]
         return jsonAnswer(document)
     }
 
+    /// The resource whose metadata is served at `path`, or nil for none there.
+    private func metadataResource(servedAt path: String) -> String? {
+        let wellKnown = TestEndpoint.resourceMetadata.path
+        switch configuration.protectedResourceMetadata {
+        case .pathInserted:
+            let rest = String(path.dropFirst(wellKnown.count))
+            guard path.hasPrefix(wellKnown), let resource = protectedResource(atPath: rest),
+                URLComponents(string: resource)?.path == rest
+            else { return nil }
+            return resource
+        case .root: return path == wellKnown ? protectedResources.first : nil
+        case .custom(let location): return path == location ? protectedResources.first : nil
+        case .none: return nil
+        }
+    }
+
+    /// Whether `path` is where the configuration serves metadata on the resource's listener.
+    func servesResourceMetadata(atPath path: String) -> Bool {
+        if case .custom(let location) = configuration.protectedResourceMetadata, location == path { return true }
+        return path.hasPrefix(TestEndpoint.resourceMetadata.path)
+    }
+
     /// The 401 of a protected resource without a usable token (RFC 9728 §5.1).
     func resourceMetadataChallenge(for resource: String, error: String?) -> HTTPServerAction {
         let path = URLComponents(string: resource)?.path ?? ""
         let base = String(resource.dropLast(path.count))
-        var parameters = [("resource_metadata", base + TestEndpoint.resourceMetadata.path + path)]
-        parameters.append(("scope", configuration.protectedResourceScopes.joined(separator: " ")))
+        var parameters: [(String, String)] = []
+        if configuration.challengeNamesResourceMetadata {
+            switch configuration.protectedResourceMetadata {
+            case .pathInserted: parameters.append(("resource_metadata", base + TestEndpoint.resourceMetadata.path + path))
+            case .root: parameters.append(("resource_metadata", base + TestEndpoint.resourceMetadata.path))
+            case .custom(let location):
+                parameters.append(("resource_metadata", location.hasPrefix("/") ? base + location : location))
+            case .none: break
+            }
+        }
+        if configuration.challengeNamesScope {
+            parameters.append(("scope", configuration.protectedResourceScopes.joined(separator: " ")))
+        }
         if let error { parameters.append(("error", error)) }
-        let value = "Bearer " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
+        let value = parameters.isEmpty ? "Bearer" : "Bearer " + parameters.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ", ")
         return .respond(HTTPServerResponse(status: 401, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
+    }
+
+    /// The 403 of a protected resource whose token lacks a scope it requires (RFC 6750 §3.1),
+    /// naming them all, as an MCP server asks for a step-up; nil when the token holds them.
+    func insufficientScope(_ record: AccessTokenRecord, for resource: String) -> HTTPServerAction? {
+        let required = configuration.protectedResourceRequiredScopes
+        let held = Set(record.scope.split(separator: " ").map(String.init))
+        guard configuration.protectedResourceNeverSatisfied || !required.allSatisfy(held.contains) else { return nil }
+        let path = URLComponents(string: resource)?.path ?? ""
+        let metadata = String(resource.dropLast(path.count)) + TestEndpoint.resourceMetadata.path + path
+        let value = "Bearer error=\"insufficient_scope\", scope=\"\(required.joined(separator: " "))\", resource_metadata=\"\(metadata)\""
+        return .respond(HTTPServerResponse(status: 403, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
+    }
+
+    /// Makes the client of a client ID metadata document known before its authorization
+    /// request is answered: the document at the client id's URL, whose `client_id` must be that
+    /// URL; an unreadable or mismatched document leaves the client unknown (the request is refused).
+    func adoptClientMetadataDocument(_ request: HTTPServerRequest) async {
+        guard configuration.clientIDMetadataDocuments, request.method == "GET",
+            let id = request.queryItems.first(where: { $0.name == "client_id" })?.value, configuration.client(id) == nil,
+            let url = URL(string: id), url.scheme == "https" || url.scheme == "http"
+        else { return }
+        guard let answer = try? await CurlTransport().send(HTTPRequest(url: url), options: TransportOptions()),
+            answer.status == 200, let document = try? JSONValue(parsing: answer.body), document["client_id"]?.string == id
+        else { return }
+        let redirects = document["redirect_uris"]?.array?.compactMap(\.string) ?? []
+        guard !redirects.isEmpty, configuration.client(id) == nil else { return }
+        addClient(TestClient(id: id, redirectURIs: redirects, allowsAnyLoopbackPort: true, secret: nil))
     }
 
     /// `POST /register` (RFC 7591 §3): a client as the request describes it, with the defaults
@@ -57,7 +124,8 @@ extension TestProvider {
         guard !redirects.isEmpty, redirects.allSatisfy({ URL(string: $0)?.scheme != nil }) else {
             return oauthError("invalid_redirect_uri", "redirect_uris is missing or malformed")
         }
-        let method = body["token_endpoint_auth_method"]?.string ?? "client_secret_basic"
+        var method = body["token_endpoint_auth_method"]?.string ?? "client_secret_basic"
+        if configuration.registrationIssuesSecret { method = configuration.tokenEndpointAuthMethods.first ?? "client_secret_basic" }
         let grants = body["grant_types"]?.array?.compactMap(\.string) ?? ["authorization_code"]
         var client = TestClient(
             id: "dyn-" + opaqueValue().prefix(16), redirectURIs: redirects, allowsAnyLoopbackPort: false,
@@ -82,7 +150,9 @@ extension TestProvider {
     func checkedResource(_ named: String?) -> (resource: String?, refusal: String?) {
         guard configuration.requireResourceIndicator else { return (named, nil) }
         guard let named else { return (nil, "resource is required (RFC 8707)") }
-        guard protectedResources.contains(named) else { return (nil, "unknown resource \(named)") }
+        guard protectedResources.map(advertisedResource(for:)).contains(named) else {
+            return (nil, "unknown resource \(named)")
+        }
         return (named, nil)
     }
 }

@@ -170,9 +170,14 @@ extension TestProvider {
         if let protected = protectedResource(atPath: request.path) {
             guard request.headers["Authorization"] != nil else { return resourceMetadataChallenge(for: protected, error: nil) }
             if case .granted(let record) = authenticate(request, url: url, endpoint: .resource),
-                record.resource != protected
+                record.resource != advertisedResource(for: protected)
             {
                 return resourceMetadataChallenge(for: protected, error: "invalid_token")
+            }
+            if case .granted(let record) = authenticate(request, url: url, endpoint: .resource),
+                let refusal = insufficientScope(record, for: protected)
+            {
+                return refusal
             }
         }
         switch authenticate(request, url: url, endpoint: .resource) {

@@ -163,7 +163,9 @@ public actor TestProvider {
         switch endpoint {
         case .discovery: return .respond(discoveryResponse())
         case .jwks: return .respond(.json(signingKeys.publishedSet.serializedBytes()))
-        case .authorize: return authorize(request)
+        case .authorize:
+            await adoptClientMetadataDocument(request)
+            return authorize(request)
         case .par: return pushAuthorizationRequest(request, url: url)
         case .token: return shapedTokenAnswer(token(request, url: url), request: request)
         case .userinfo: return missingUserAgent(request) ?? userInfo(request, url: url)
@@ -186,10 +188,18 @@ public actor TestProvider {
             {
                 return .resource
             }
-            if !configuration.protectedResourcePaths.isEmpty, path.hasPrefix(TestEndpoint.resourceMetadata.path) {
+            if !configuration.protectedResourcePaths.isEmpty, servesResourceMetadata(atPath: path) {
                 return .resourceMetadata
             }
             return nil
+        }
+        // Without a resource server of its own, the protected resources are on the issuer's
+        // origin (an MCP server that is its own authorization server, as in 2025-03-26).
+        if resourceBaseURL == nil, !configuration.protectedResourcePaths.isEmpty {
+            if configuration.protectedResourcePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+                return .resource
+            }
+            if servesResourceMetadata(atPath: path) { return .resourceMetadata }
         }
         // RFC 8414 §3.1: the metadata of an OAuth 2.0 server sits before the issuer's path.
         if path == TestEndpoint.oauthMetadataPath + routePath {

@@ -188,6 +188,34 @@ public struct TestProviderConfiguration: Sendable {
     public var protectedResourcePaths: [String] = []
     /// Scopes a protected resource's metadata lists and its challenge names.
     public var protectedResourceScopes = ["tools:read", "offline_access"]
+    /// Where the protected resources' metadata is served (the shapes MCP servers come in).
+    public var protectedResourceMetadata = TestResourceMetadataLocation.pathInserted
+    /// Name the metadata's location in the 401 (`resource_metadata`); false leaves the client
+    /// to the well-known locations (MCP conformance `auth/metadata-var1`, `auth/metadata-var2`).
+    public var challengeNamesResourceMetadata = true
+    /// Name the scopes in the 401 (`scope`); false leaves the client to `scopes_supported`
+    /// (MCP conformance `auth/scope-from-scopes-supported`).
+    public var challengeNamesScope = true
+    /// The `resource` the metadata names instead of the resource's own: a document planted for
+    /// another resource (MCP conformance `auth/resource-mismatch`).
+    public var protectedResourceMetadataNames: String?
+    /// The authorization servers the metadata names instead of this provider: a resource that
+    /// moved to another server (MCP conformance `auth/authorization-server-migration`, SEP-2352).
+    public var protectedResourceAuthorizationServers: [String]?
+    /// Scopes a token must hold to be served: one without them gets 403 `insufficient_scope`
+    /// naming them (RFC 6750 §3.1; an MCP server's scope step-up, MCP conformance `auth/scope-step-up`).
+    public var protectedResourceRequiredScopes: [String] = []
+    /// Take client ID metadata documents (`client_id_metadata_document_supported`): a client id
+    /// that is an http(s) URL is fetched at the authorization request, and its `redirect_uris`
+    /// (any loopback port) become the client's, as the 2026-07-28 MCP revision prefers to
+    /// registration (MCP conformance `auth/basic-cimd`).
+    public var clientIDMetadataDocuments = false
+    /// Give every registered client a secret, whatever it asked for, to be sent by the first of
+    /// ``tokenEndpointAuthMethods`` (MCP conformance `auth/token-endpoint-auth-basic`, `-post`).
+    public var registrationIssuesSecret = false
+    /// Answer every token at a protected resource 403 `insufficient_scope`, whatever scopes it
+    /// holds (MCP conformance `auth/scope-retry-limit`).
+    public var protectedResourceNeverSatisfied = false
     /// Offer RFC 7591 dynamic registration (`registration_endpoint`): a client that does not ask
     /// for `token_endpoint_auth_method: none` gets a secret, one that does not ask for
     /// `refresh_token` gets none, and redirect URIs are matched exactly, port included.
@@ -203,4 +231,22 @@ public struct TestProviderConfiguration: Sendable {
         guard let id else { return nil }
         return clients.first { $0.id == id }
     }
+}
+
+/// Where a protected resource's metadata (RFC 9728) is, as the MCP servers a client meets
+/// publish it.
+public enum TestResourceMetadataLocation: Sendable, Hashable {
+    /// `/.well-known/oauth-protected-resource{path}`, naming the resource itself (RFC 9728 §3.1;
+    /// MCP conformance `auth/metadata-default`).
+    case pathInserted
+    /// `/.well-known/oauth-protected-resource` at the root, naming the origin as the resource:
+    /// an MCP server as the Python SDK serves and accepts it (MCP conformance `auth/metadata-var2`).
+    case root
+    /// Only at this location, given in the 401 alone: a path on the resource's origin or an
+    /// absolute URL elsewhere (MCP conformance `auth/metadata-var3`).
+    case custom(String)
+    /// None at all: the resource's origin is its authorization server, as the 2025-03-26 MCP
+    /// rules had it (MCP conformance `auth/2025-03-26-oauth-metadata-backcompat` and
+    /// `auth/2025-03-26-oauth-endpoint-fallback`).
+    case none
 }

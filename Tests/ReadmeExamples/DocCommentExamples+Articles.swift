@@ -108,6 +108,12 @@ func docExampleProtectedResourceMetadata(response: HTTPResponse) throws {
     print(metadata.authorizationServers)
 }
 
+func docExampleResourceURL() {
+    if let resource = ResourceURL("https://api.example.com/mcp"), let asked = ResourceURL("https://API.example.com:443/mcp/tools") {
+        print(resource.covers(asked))  // true; `…/mcp2` or another port would be false
+    }
+}
+
 func docExampleRegisteredClient() throws {
     let registrations = FileClientRegistrations(directory: "/home/me/.local/state/versola/registrations")
     if let known = try registrations.registration(for: "https://auth.example.com") {

@@ -311,8 +311,10 @@ public actor OpenIDClient {
     private func authorizationQuery(pending: PendingAuthorization, parameters: AuthorizationParameters) -> [(String, String)] {
         var query: [(String, String)] = [
             ("response_type", "code"), ("client_id", pending.clientID), ("redirect_uri", pending.redirectURI),
-            ("scope", pending.scope), ("state", pending.state),
         ]
+        // No scope chosen (a resource that names none, A19): no `scope` at all, not an empty one.
+        if !pending.scope.isEmpty { query.append(("scope", pending.scope)) }
+        query.append(("state", pending.state))
         // The nonce is OpenID Connect's (it comes back in the ID token): sent only with `openid`.
         if Self.asksForIDToken(pending.scope) { query.append(("nonce", pending.nonce)) }
         query += [("code_challenge", PKCE(verifier: pending.codeVerifier).challenge), ("code_challenge_method", "S256")]

@@ -5,17 +5,22 @@ public struct StepUpChallenge: Sendable, Hashable, CustomStringConvertible {
     public var acrValues: [String]
     /// The largest acceptable age of the authentication, in seconds.
     public var maxAge: Int?
+    /// The scopes a new authorization asks for (A20): those held and those a 403
+    /// `insufficient_scope` named, together; empty when the challenge named none.
+    public var scopes: [String]
 
     /// Creates a challenge.
-    public init(acrValues: [String] = [], maxAge: Int? = nil) {
+    public init(acrValues: [String] = [], maxAge: Int? = nil, scopes: [String] = []) {
         self.acrValues = acrValues
         self.maxAge = maxAge
+        self.scopes = scopes
     }
 
     public var description: String {
         var parts: [String] = []
         if !acrValues.isEmpty { parts.append("acr_values=\(acrValues.joined(separator: " "))") }
         if let maxAge { parts.append("max_age=\(maxAge)") }
+        if !scopes.isEmpty { parts.append("scope=\(scopes.joined(separator: " "))") }
         return parts.joined(separator: ", ")
     }
 }

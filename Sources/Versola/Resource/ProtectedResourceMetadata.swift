@@ -10,7 +10,7 @@ import VersolaJOSE
 /// print(metadata.authorizationServers)
 /// ```
 public struct ProtectedResourceMetadata: Sendable, Hashable {
-    /// The resource identifier, equal to the one asked for.
+    /// The resource identifier: the one asked for, or a path above it on the same origin.
     public let resource: String
     /// The issuers of the authorization servers that issue tokens for it (`authorization_servers`).
     public let authorizationServers: [String]
@@ -20,8 +20,11 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
     /// Parses and checks a document.
     /// - Parameters:
     ///   - body: the document's bytes.
-    ///   - resource: the resource asked for; the document's `resource` must equal it exactly
-    ///     (RFC 9728 §3.3), or a document planted for another resource would be believed.
+    ///   - resource: the resource asked for; the document's `resource` must be it or a
+    ///     whole-segment path prefix of it on the same origin (``ResourceURL/covers(_:)``, as the
+    ///     MCP authorization rules and their SDKs allow: root metadata names the origin), or a
+    ///     document planted for another resource would be believed. The document's `resource`
+    ///     is then the one tokens are asked for (RFC 8707).
     /// - Throws: `.configuration(.providerUnsupported)` for a malformed document, one without
     ///   `resource` or any authorization server; `.configuration(.invalidConfiguration)` when
     ///   its `resource` is another one.
@@ -32,11 +35,11 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
         guard let named = document["resource"]?.string else {
             throw .configuration(.providerUnsupported("the protected resource metadata names no resource"))
         }
-        guard named == resource else {
+        guard let namedURL = ResourceURL(named), let askedURL = ResourceURL(resource), namedURL.covers(askedURL) else {
             throw .configuration(
                 .invalidConfiguration(
-                    "the protected resource metadata is for \(ProviderText.clean(named, limit: 200)), not \(resource): "
-                        + "check the resource URL (--resource), which must be exactly the API's"))
+                    "the protected resource metadata is for \(ProviderText.clean(named, limit: 200)), which is neither "
+                        + "\(resource) nor a path above it on the same origin: check the resource URL (--resource)"))
         }
         let servers = document["authorization_servers"]?.array?.compactMap(\.string) ?? []
         guard !servers.isEmpty else {
@@ -48,15 +51,12 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
         scopesSupported = document["scopes_supported"]?.array?.compactMap(\.string)
     }
 
-    /// Where a resource's metadata may be (RFC 9728 §3.1): the well-known name inserted before
-    /// the resource's path, then, for a resource with a path, at the origin's root (as the MCP
-    /// authorization rules ask of clients).
-    public static func locations(for resource: String) -> [URL] {
-        guard let (origin, path) = WellKnownURL.parts(of: resource) else { return [] }
-        var urls: [URL] = []
-        if let url = URL(string: origin + wellKnownPath + path) { urls.append(url) }
-        if !path.isEmpty, let url = URL(string: origin + wellKnownPath) { urls.append(url) }
-        return urls
+    /// What a resource without metadata stands for (the 2025-03-26 MCP rules, A19): its origin
+    /// is its authorization server, unless the application named one (`server`).
+    init(withoutDocumentFor resource: String, server: String?) {
+        self.resource = resource
+        authorizationServers = server.map { [$0] } ?? ResourceURL(resource).map { [$0.origin.description] } ?? []
+        scopesSupported = nil
     }
 
     /// `/.well-known/oauth-protected-resource` (RFC 9728 §3).

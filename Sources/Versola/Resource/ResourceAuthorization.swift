@@ -45,7 +45,8 @@ public struct ResourceAuthorization: Sendable {
     public struct Prepared: Sendable {
         /// The configuration of a login bound to the resource.
         public var configuration: ClientConfiguration
-        /// The resource's metadata.
+        /// The resource's metadata; for a resource that publishes none, what stands for it (the
+        /// resource itself, its origin or the server asked for as authorization server, no scopes).
         public var metadata: ProtectedResourceMetadata
         /// Why a new registration was made (first time, or the registered port was taken), or
         /// nil when a kept one or a given client id was used.
@@ -68,22 +69,36 @@ public struct ResourceAuthorization: Sendable {
     }
 
     /// Finds the authorization server, registers where needed, and returns the login's configuration.
+    ///
+    /// The metadata is read from the challenge's `resource_metadata`, then the well-known
+    /// locations (``ProtectedResourceMetadata/locations(for:named:)``); where none has any, the
+    /// resource's origin is its authorization server (the 2025-03-26 MCP rules: RFC 8414
+    /// metadata there, else `/authorize`, `/token` and `/register`). The scopes are the
+    /// challenge's, else the metadata's `scopes_supported`, else none; `offline_access` only
+    /// where the server lists it.
     /// - Throws: `.configuration` when the metadata names another resource, names no server or
-    ///   not the one asked for, when registration is refused or impossible without a client id;
-    ///   `.recoverable` when nothing usable answered. No request is sent past the failing step.
+    ///   not the one asked for, when the challenge names a metadata location that may not be
+    ///   fetched, when the server's metadata does not list PKCE `S256`, when registration is
+    ///   refused or impossible without a client id; `.recoverable` when nothing usable
+    ///   answered. No request is sent past the failing step.
     public func prepare() async throws(VersolaError) -> Prepared {
         try ProtectedResourceMetadata.validateResource(resource)
         let sender = EndpointSender(environment: environment, options: transport)
         let budget = try VersolaError.converting { () throws(HTTPFailure) in
             try OperationBudget(policy: RetryPolicy(), clock: environment.clock)
         }
-        let metadata = try await resourceMetadata(sender: sender, budget: budget)
+        let found = try await resourceMetadata(sender: sender, budget: budget)
+        let metadata = found ?? ProtectedResourceMetadata(withoutDocumentFor: resource, server: authorizationServer)
         let issuer = try pickServer(metadata)
         var configuration = ClientConfiguration(issuer: issuer, clientID: clientID ?? "unregistered")
         configuration.transport = transport
-        configuration.resource = resource
-        if let scopes = challengeScopes ?? metadata.scopesSupported, !scopes.isEmpty { configuration.scopes = scopes }
-        let server = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
+        // The document's resource (the API's URL or a path above it) is the one tokens are for.
+        configuration.resource = metadata.resource
+        let server = try await serverMetadata(
+            &configuration, originFallback: found == nil && issuer == ResourceURL(resource)?.origin.description,
+            sender: sender, budget: budget)
+        configuration.scopes = Self.scopes(
+            challenge: challengeScopes, resource: metadata.scopesSupported, server: server.scopesSupported)
         if clientID != nil { return Prepared(configuration: configuration, metadata: metadata, registered: nil) }
         if let document = clientMetadataDocument, server.document["client_id_metadata_document_supported"]?.bool == true {
             configuration.clientID = document
@@ -100,36 +115,69 @@ public struct ResourceAuthorization: Sendable {
         return Prepared(configuration: configuration, metadata: metadata, registered: reason)
     }
 
-    /// RFC 9728 §3: the metadata named by the challenge, else the well-known locations in turn.
-    private func resourceMetadata(sender: EndpointSender, budget: OperationBudget) async throws(VersolaError)
-        -> ProtectedResourceMetadata
-    {
-        var locations = ProtectedResourceMetadata.locations(for: resource)
-        if let metadataURL {
-            guard let url = URL(string: metadataURL), let origin = Origin(url: url),
-                url.scheme == "https" || (url.scheme == "http" && origin.isLoopback)
-            else {
-                throw .configuration(
-                    .providerUnsupported("the resource names its metadata at \(ProviderText.clean(metadataURL, limit: 200)), which is not an https URL"))
-            }
-            locations = [url]
+    /// The scopes of a resource-first login (A19): the challenge's, else the resource's, else
+    /// none; `offline_access` added where the server lists it and dropped where its list lacks it.
+    static func scopes(challenge: [String]?, resource: [String]?, server: [String]?) -> [String] {
+        let offline = ProviderMetadata.offlineAccessScope
+        var scopes = [challenge, resource].compactMap { $0?.filter { !$0.isEmpty } }.first { !$0.isEmpty } ?? []
+        if let server {
+            scopes.removeAll { $0 == offline && !server.contains(offline) }
+            if server.contains(offline), !scopes.contains(offline) { scopes.append(offline) }
         }
+        return scopes
+    }
+
+    /// RFC 9728 §3: the metadata named by the challenge, then the well-known locations in turn;
+    /// nil when none has any (each answered 4xx or something that is not a JSON object).
+    private func resourceMetadata(sender: EndpointSender, budget: OperationBudget) async throws(VersolaError)
+        -> ProtectedResourceMetadata?
+    {
+        let locations = try ProtectedResourceMetadata.locations(for: resource, named: metadataURL)
         for url in locations {
             var request = HTTPRequest(method: .get, url: url)
             request.headers.add("Accept", "application/json")
             let response = try await sender.send(request, kind: .read, budget: budget)
-            if response.status == 404 || response.status == 410 { continue }
+            if (400...499).contains(response.status) { continue }
             guard response.status == 200 else {
                 throw .recoverable(
                     .server(ServerFailure(status: response.status, failedRequests: budget.failedRequests, elapsed: budget.elapsed)))
             }
+            guard case .object = try? JSONValue(parsing: response.body) else { continue }
             return try ProtectedResourceMetadata(parsing: response.body, resource: resource)
         }
-        throw .configuration(
-            .providerUnsupported(
-                "\(resource) publishes no protected resource metadata (tried "
-                    + locations.map(\.absoluteString).joined(separator: ", ")
-                    + "); give its authorization server with --issuer and a client with --client-id"))
+        environment.log.record(
+            VersolaLogEvent(
+                .info, "\(resource) publishes no protected resource metadata (tried "
+                    + locations.map(\.absoluteString).joined(separator: ", ") + "): its origin is taken as its authorization server"))
+        return nil
+    }
+
+    /// The server's metadata (A16), which must list PKCE `S256` (A19). With `originFallback`
+    /// (no resource metadata, the server is the resource's origin), a server with no metadata
+    /// either has the 2025-03-26 default endpoints, which `configuration` is given.
+    private func serverMetadata(
+        _ configuration: inout ClientConfiguration, originFallback: Bool, sender: EndpointSender, budget: OperationBudget
+    ) async throws(VersolaError) -> ProviderMetadata {
+        let server: ProviderMetadata
+        do {
+            server = try await DiscoveryClient(configuration: configuration, sender: sender).metadata(budget: budget)
+        } catch {
+            guard originFallback, case .configuration(.invalidConfiguration) = error else { throw error }
+            configuration.endpoints[.authorization] = URL(string: configuration.issuer + "/authorize")
+            configuration.endpoints[.token] = URL(string: configuration.issuer + "/token")
+            environment.log.record(
+                VersolaLogEvent(.info, "\(configuration.issuer) publishes no metadata: using /authorize, /token and /register there"))
+            return try ProviderMetadata(issuer: configuration.issuer, endpoints: configuration.endpoints)
+        }
+        guard server.codeChallengeMethodsSupported?.contains("S256") == true else {
+            let listed = (server.codeChallengeMethodsSupported ?? []).map { ProviderText.clean($0, limit: 40) }
+            throw .configuration(
+                .providerUnsupported(
+                    "\(server.issuer) does not list PKCE S256 in code_challenge_methods_supported (it lists "
+                        + (listed.isEmpty ? "none" : listed.joined(separator: ", ")) + "), which a sign-in for "
+                        + "\(resource) requires: versola signs in there only with PKCE"))
+        }
+        return server
     }
 
     private func pickServer(_ metadata: ProtectedResourceMetadata) throws(VersolaError) -> String {
@@ -159,7 +207,9 @@ public struct ResourceAuthorization: Sendable {
                 ? "the kept registration at \(server.issuer) does not cover the scopes \(scopes.joined(separator: " ")), so versola registered again"
                 : "port \(kept.redirectPort) of the registered redirect is taken, so versola registered again at \(server.issuer)"
         }
-        guard let endpoint = server.document["registration_endpoint"]?.string.flatMap(URL.init(string:)),
+        // Without metadata (the 2025-03-26 rules) registration is at `/register` on the server.
+        let named = server.source == .configuration ? server.issuer + "/register" : server.document["registration_endpoint"]?.string
+        guard let endpoint = named.flatMap(URL.init(string:)),
             let origin = Origin(url: endpoint), endpoint.scheme == "https" || (endpoint.scheme == "http" && origin.isLoopback)
         else {
             throw .configuration(

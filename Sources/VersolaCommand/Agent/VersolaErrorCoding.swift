@@ -49,7 +49,8 @@ public enum VersolaErrorCoding {
         case .stepUp:
             let acr = fields["acrValues"]?.array?.compactMap(\.string) ?? []
             let maxAge = fields["maxAge"]?.int64.flatMap { Int(exactly: $0) }
-            return .stepUp(StepUpChallenge(acrValues: acr, maxAge: maxAge))
+            let scopes = fields["scopes"]?.array?.compactMap(\.string) ?? []
+            return .stepUp(StepUpChallenge(acrValues: acr, maxAge: maxAge, scopes: scopes))
         case .stateMismatch: return .configuration(.stateMismatch)
         case .issuerMismatch: return .configuration(.issuerMismatch)
         case .idTokenRejected:

@@ -23,9 +23,10 @@ struct TokenCommand {
     private func requireResourceProfile() throws(CommandFailure) {
         guard let resource = options.resource else { return }
         do throws(VersolaError) {
-            if try context.profileFiles().load(context.profile) == nil {
-                throw .reauthenticate(.sessionExpired)
-            }
+            // Only a profile whose saved resource covers this one serves it (A19).
+            guard let saved = try context.profileFiles().load(context.profile),
+                context.invocation.global.profileGiven || ResourceProfile.serves(saved.resource, url: resource)
+            else { throw .reauthenticate(.sessionExpired) }
         } catch .reauthenticate {
             throw .versola(
                 .configuration(

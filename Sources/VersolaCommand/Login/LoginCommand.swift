@@ -52,11 +52,12 @@ struct LoginCommand {
         do {
             let files = try context.profileFiles()
             let saved = try files.load(profile)
-            let (resolved, registeredSecret, registration) = try await ResourceLogin.resolve(options, context: context)
-            var merged = try ProfileSettings.merging(resolved, over: saved, profile: profile)
-            if let registeredSecret { merged.clientSecret = registeredSecret }
+            try ResourceLogin.refuseReplacing(saved, options: options, context: context)
+            let resolved = try await ResourceLogin.resolve(options, saved: saved, context: context)
+            var merged = try ProfileSettings.merging(resolved.options, over: saved, profile: profile)
+            resolved.apply(to: &merged, saved: saved)
             settings = merged
-            if let registration, !context.invocation.global.json { console.err(TerminalText.visible(registration) + ".\n") }
+            if let note = resolved.note, !context.invocation.global.json { console.err(TerminalText.visible(note) + ".\n") }
             try settings.clientConfiguration.validate()
             let ignored = DeviceLoginText.ignoredFlags(options)
             if options.device, !ignored.isEmpty {

@@ -58,6 +58,7 @@ public enum ErrorReport {
         case .stepUp(let challenge):
             members.append(("acrValues", .array(challenge.acrValues.map { .string($0) })))
             members.append(("maxAge", challenge.maxAge.map { .integer(Int64($0)) } ?? .null))
+            members.append(("scopes", .array(challenge.scopes.map { .string($0) })))
         case .configuration(let detail):
             if let reason = detail.reason { members.append(("reason", .string(reason))) }
             if case .discoveryIssuerMismatch(let expected, let actual) = detail {
@@ -117,7 +118,10 @@ public enum ErrorReport {
                 advice += " --acr-values " + ShellWord.quoted(challenge.acrValues.joined(separator: " "))
             }
             if let maxAge = challenge.maxAge { advice += " --max-age \(maxAge)" }
-            return "the resource asks for a stronger sign-in: \(advice)"
+            // A20: the held scopes and the ones the resource named, each its own flag.
+            for scope in challenge.scopes { advice += " --scope " + ShellWord.quoted(scope) }
+            let wants = challenge.scopes.isEmpty ? "a stronger sign-in" : "more scope (insufficient_scope)"
+            return "the resource asks for \(wants): \(advice)"
         case .configuration(let detail):
             var text = plainWords(detail)
             if let said = detail.providerError { text += "; the provider said \(quoted(said))" }

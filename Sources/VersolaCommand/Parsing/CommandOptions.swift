@@ -47,6 +47,9 @@ public struct LoginOptions: Sendable, Hashable {
     public var endpoints: [EndpointOverrides.Name: String] = [:]
     /// `--resource URL`: sign in for a protected resource, found from its URL (A19), saved.
     public var resource: String?
+    /// `--client-metadata-url URL`: this app's client ID metadata document, its client id at an
+    /// authorization server that advertises them (A19); others get an RFC 7591 registration.
+    public var clientMetadataURL: String?
     /// `--redirect-scheme URI`: a private-use scheme redirect (L7) instead of the loopback
     /// listener; an empty value goes back to the loopback redirect (saved either way).
     public var redirectScheme: String?

@@ -59,7 +59,10 @@ public enum CommandParser {
         case .login(let options):
             if let name = options.resource.flatMap(ResourceProfile.name(for:)) { global.profile = name }
         case .token(let options):
-            if let name = options.resource.flatMap(ResourceProfile.name(for:)) { global.profile = name }
+            if let resource = options.resource, let name = ResourceProfile.name(for: resource) {
+                global.profile = name
+                global.resourceProfiles = [name] + (ResourceProfile.earlierName(for: resource).map { [$0] } ?? [])
+            }
         case .request(let options):
             global.resourceProfiles = ResourceProfile.candidates(for: options.url)
         default:

@@ -29,6 +29,10 @@ enum LoginFlags {
             ["--resource"], value: "URL",
             help: "sign in for this API: its metadata names the authorization server, versola registers where it must, and the tokens are bound to it (the profile is named after the URL)"
         ) { options, flag, reader throws(UsageError) in options.resource = try reader.resource(flag) },
+        .text(
+            ["--client-metadata-url"], value: "URL",
+            help: "with --resource: the URL of this app's client ID metadata document, its client id where the authorization server takes those (else versola registers)",
+            into: \.clientMetadataURL),
         CommandFlag(
             ["--endpoint"], value: "NAME=URL",
             help: "use this endpoint instead of the provider's metadata: authorization, token, device, userinfo, revocation, end-session or jwks (repeatable; saved)"

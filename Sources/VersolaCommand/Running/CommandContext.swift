@@ -21,12 +21,22 @@ public struct CommandContext: Sendable {
         self.console = console
         self.executable = executable
         // A19: `request URL` without a named profile uses the first saved profile of the URL's
-        // resource, found once here rather than on every use of `profile`.
+        // resource, found once here rather than on every use of `profile`, and only one whose
+        // saved resource covers the URL (same origin, a whole-segment path prefix).
         let candidates = invocation.global.resourceProfiles
-        if !candidates.isEmpty, let files = try? profileFiles(),
-            let found = candidates.first(where: { (try? files.load($0)) != nil })
+        if !candidates.isEmpty, let url = Self.resourceURL(of: invocation.command), let files = try? profileFiles(),
+            let found = candidates.first(where: { ResourceProfile.serves((try? files.load($0))?.resource, url: url) })
         {
             self.invocation.global.profile = found
+        }
+    }
+
+    /// The URL whose resource profile a command looks for (A19): `request URL`, `token --resource URL`.
+    private static func resourceURL(of command: Command) -> String? {
+        switch command {
+        case .request(let options): options.url
+        case .token(let options): options.resource
+        default: nil
         }
     }
 

@@ -180,51 +180,7 @@ public enum CommandRunner {
     private static func sendRequest(_ options: RequestOptions, _ context: CommandContext) async throws(CommandFailure)
         -> ExitStatus
     {
-        var body: [UInt8] = []
-        if let data = options.data {
-            if data == "@-" {
-                body = Array(FileHandle.standardInput.readDataToEndOfFile())
-            } else if data.hasPrefix("@") {
-                guard let contents = FileManager.default.contents(atPath: String(data.dropFirst())) else {
-                    throw .usage(UsageError("cannot read \(data.dropFirst())", command: .request))
-                }
-                body = Array(contents)
-            } else {
-                body = Array(data.utf8)
-            }
-        }
-        // A19: no profile signed in for this URL: an API that names its authorization server
-        // gets the line that signs in for it, instead of a sign-in to a profile that is not its.
-        if !context.invocation.global.resourceProfiles.isEmpty, (try? context.profileFiles().load(context.profile)) == nil,
-            let line = await ResourceSignInHint.probe(options, body: body)
-        {
-            throw .versola(
-                .configuration(
-                    .invalidConfiguration(
-                        "nobody signed in for \(options.url); its metadata names the authorization server, so one line signs in: \(line)")))
-        }
-        let arguments = RequestCoding.encode(options, body: body)
-        let result = try await call(AgentRequest(.request(arguments), profile: context.profile), context)
-        let status = result["status"]?.int64 ?? 0
-        let responseBody = (try? Base64URL.decode(result["body"]?.string ?? "")) ?? []
-        if context.invocation.global.json {
-            var members: [(String, JSONValue)] = [("status", .integer(status))]
-            members.append(("headers", result["headers"] ?? .array([])))
-            members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
-            context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
-        } else {
-            if context.console.outputIsTerminal {
-                // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
-                let text = TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true)
-                // The shell prompt starts on a line of its own.
-                context.console.out(text.isEmpty || text.hasSuffix("\n") ? text : text + "\n")
-            } else {
-                // Into a pipe or file it is written unaltered (`versola request URL > answer.json`).
-                context.console.out(String(decoding: responseBody, as: UTF8.self))
-            }
-            if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
-        }
-        return options.fail && status >= 400 ? .httpFailure : .success
+        try await RequestCommand(context: context, options: options).run()
     }
 
     /// Runs `versola agent` on the calling thread (it blocks until the agent exits), or with

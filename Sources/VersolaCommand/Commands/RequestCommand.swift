@@ -1,0 +1,109 @@
+import Foundation
+import Versola
+import VersolaHTTP
+import VersolaJOSE
+
+/// `versola request URL`: sends the request with the profile's token (through the agent, or a
+/// session of this process) and prints the answer as curl would. For a URL nobody signed in
+/// for (A19), the request goes without a token: an API that answers it is printed as it is,
+/// and a 401 naming its authorization server gets the one line that signs in for it.
+struct RequestCommand {
+    let context: CommandContext
+    let options: RequestOptions
+
+    /// The whole command.
+    func run() async throws(CommandFailure) -> ExitStatus {
+        let body = try requestBody()
+        if !context.invocation.global.resourceProfiles.isEmpty, (try? context.profileFiles().load(context.profile)) == nil,
+            let answer = await ResourceSignInHint.probe(options, body: body)
+        {
+            // A19: a line to sign in only for a 401 that names the API's authorization server;
+            // any other answer (an MCP server's `initialize` served without a token, a 404) is
+            // the answer, as curl would print it.
+            if let line = answer.line {
+                throw .versola(
+                    .configuration(
+                        .invalidConfiguration(
+                            "nobody signed in for \(options.url); its metadata names the authorization server, so one line signs in: \(line)")))
+            }
+            if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
+        }
+        let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
+        let result = try await CommandRunner.call(request, context)
+        do {
+            try stepUpWhenAsked(result)
+        } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
+            // A20 on a terminal: the browser sign-in for the scopes together (its messages on
+            // standard error; standard output is the API's), then the request once more. A
+            // second refusal is not followed again: its line is printed instead.
+            var login = context
+            login.console = StandardErrorOnly(context.console)
+            var loginOptions = LoginOptions()
+            loginOptions.scopes = challenge.scopes
+            try await LoginCommand(context: login, options: loginOptions).run()
+            let retried = try await CommandRunner.call(request, context)
+            try stepUpWhenAsked(retried)
+            return show(retried)
+        }
+        return show(result)
+    }
+
+    /// Whether a person is at a terminal to sign in (standard input and standard error).
+    private var interactive: Bool {
+        context.console.errorIsTerminal && isatty(STDIN_FILENO) == 1 && !context.invocation.global.json
+    }
+
+    /// A20: a 403 `insufficient_scope` naming scopes is the step-up category, whose message is
+    /// the exact line that signs in for the held scopes and the named ones together (a login
+    /// of the resource's profile with `--scope` registers again where the kept registration
+    /// does not cover them).
+    private func stepUpWhenAsked(_ result: JSONValue) throws(CommandFailure) {
+        guard result["status"]?.int64 == 403 else { return }
+        var headers = HTTPHeaders()
+        for pair in result["headers"]?.array ?? [] {
+            if let name = pair[0]?.string, let value = pair[1]?.string { headers.add(name, value) }
+        }
+        let challenge = WWWAuthenticate(headers: headers)
+        guard let bearer = challenge.challenge(scheme: "Bearer") ?? challenge.challenge(scheme: "DPoP"),
+            bearer["error"] == "insufficient_scope", let named = bearer["scope"]
+        else { return }
+        var scopes = (try? context.profileFiles().load(context.profile))?.scopes ?? []
+        for scope in named.split(separator: " ").map(String.init) where !scopes.contains(scope) { scopes.append(scope) }
+        throw .versola(.stepUp(StepUpChallenge(scopes: scopes)))
+    }
+
+    private func requestBody() throws(CommandFailure) -> [UInt8] {
+        guard let data = options.data else { return [] }
+        if data == "@-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard data.hasPrefix("@") else { return Array(data.utf8) }
+        guard let contents = FileManager.default.contents(atPath: String(data.dropFirst())) else {
+            throw .usage(UsageError("cannot read \(data.dropFirst())", command: .request))
+        }
+        return Array(contents)
+    }
+
+    /// Prints an answer (status, headers, base64url body, as ``RequestCoding`` carries it) and
+    /// returns the exit status curl would (`--fail`: 22 for a status of 400 or more).
+    private func show(_ result: JSONValue) -> ExitStatus {
+        let status = result["status"]?.int64 ?? 0
+        let responseBody = (try? Base64URL.decode(result["body"]?.string ?? "")) ?? []
+        if context.invocation.global.json {
+            var members: [(String, JSONValue)] = [("status", .integer(status))]
+            members.append(("headers", result["headers"] ?? .array([])))
+            members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
+            context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
+        } else {
+            if context.console.outputIsTerminal {
+                // On a terminal the resource's answer is text to read: escapes shown, not obeyed (L5).
+                let text = TerminalText.visible(String(decoding: responseBody, as: UTF8.self), keepingLines: true)
+                // The shell prompt starts on a line of its own.
+                context.console.out(text.isEmpty || text.hasSuffix("\n") ? text : text + "\n")
+            } else {
+                // Into a pipe or file it is written unaltered (`versola request URL > answer.json`).
+                context.console.out(String(decoding: responseBody, as: UTF8.self))
+            }
+            if !(200...299).contains(status) { context.console.err("versola: HTTP \(status)\n") }
+        }
+        return options.fail && status >= 400 ? .httpFailure : .success
+    }
+}
