@@ -22,9 +22,12 @@ public struct FileClientRegistrations: Sendable {
         self.directory = directory
     }
 
-    /// The registration kept for `issuer`, or nil.
+    /// The registration kept for `issuer`, or nil: also when its file or the directory belongs
+    /// to another user or others may write it (L4, L8), since it could have been planted;
+    /// ``problem(for:)`` then says why it was ignored.
     /// - Throws: `.configuration(.invalidConfiguration)` when the file cannot be read.
     public func registration(for issuer: String) throws(VersolaError) -> RegisteredClient? {
+        guard problem(for: issuer) == nil else { return nil }
         let result: PrivateFiles.ReadResult
         do { result = try PrivateFiles.read(path(for: issuer), limit: 64 * 1024) } catch { throw error.versolaError }
         guard case .contents(let bytes) = result, let json = try? JSONValue(parsing: bytes),
@@ -33,9 +36,25 @@ public struct FileClientRegistrations: Sendable {
         return client
     }
 
+    /// Why the kept registration of `issuer` is not used, in plain words naming the path: the
+    /// directory or the file belongs to another user, or others may write it. Nil when it is
+    /// the user's own (or there is none).
+    public func problem(for issuer: String) -> String? {
+        do {
+            try OwnedPath.checkIfPresent(directory, what: "registrations directory", access: .notWritableByOthers)
+            try OwnedPath.checkIfPresent(path(for: issuer), what: "registration file", access: .privateToOwner)
+            return nil
+        } catch {
+            if case .configuration(.invalidConfiguration(let reason, _)) = error { return reason }
+            return "\(error)"
+        }
+    }
+
     /// Keeps `client` for its issuer, replacing what was there.
     /// - Throws: `.configuration(.invalidConfiguration)` when it cannot be written.
+    /// A directory another user owns is refused, never made private and written into.
     public func save(_ client: RegisteredClient) throws(VersolaError) {
+        try OwnedPath.checkIfPresent(directory, what: "registrations directory", access: .notWritableByOthers)
         do {
             try PrivateFiles.ensureDirectory(directory, privateDirectories: [directory])
             try PrivateFiles.writeAtomically(

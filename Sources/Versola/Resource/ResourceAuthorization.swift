@@ -199,7 +199,9 @@ public struct ResourceAuthorization: Sendable {
         // client only the scopes it registered, so this names what the login's request will carry.
         let scopes = configuration.usesDefaultScopes ? server.defaultScopes : configuration.scopes
         var reason = "versola registered itself at \(server.issuer)"
-        if let kept = try registrations?.registration(for: server.issuer) {
+        if let problem = registrations?.problem(for: server.issuer) {
+            reason = "\(problem); versola ignored it and registered itself at \(server.issuer)"
+        } else if let kept = try registrations?.registration(for: server.issuer) {
             let portFree = kept.redirectPort == 0 || LoopbackPortProbe.available(kept.redirectPort) != nil
             if portFree && kept.covers(scopes) { return (kept, nil) }
             reason =
