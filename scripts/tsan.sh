@@ -62,8 +62,12 @@ filter=()
 # Runs the suite once (a failed test fails the build: nothing is run twice); a race report
 # fails at once, a failed test is left in $status.
 run_suite() {
+  local runtime
+  # The run's own runtime directory, as run_swift_tests gives (spilled test records land there).
+  runtime=$(temp_dir)
+  chmod 700 "$runtime"
   set +e
-  LD_PRELOAD="$preload${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" \
+  XDG_RUNTIME_DIR=$runtime LD_PRELOAD="$preload${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" \
     swift test --skip-build --build-path "$build_path" --sanitize thread "${filter[@]}" >"$log" 2>&1
   status=$?
   set -e
