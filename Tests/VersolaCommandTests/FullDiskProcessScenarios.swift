@@ -35,6 +35,11 @@ struct FullDiskProcessScenarios {
 
         func free() { try? FileManager.default.removeItem(atPath: filler) }
 
+        /// Remounts the file system read-only (EROFS for every write), or writable again.
+        func setReadOnly(_ readOnly: Bool) {
+            try? Self.run("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", path])
+        }
+
         func unmount() { try? Self.run("/bin/umount", ["-l", path]) }
 
         private static func run(_ tool: String, _ arguments: [String]) throws {
@@ -47,38 +52,61 @@ struct FullDiskProcessScenarios {
         }
     }
 
-    /// Refreshes through `arguments` while the disk fills after the refresh request reached
-    /// the provider and before its answer (which carries the rotated token) comes back.
-    static func refreshWhileTheDiskFills(_ cli: CLIHarness, disk: SmallDisk, _ arguments: [String]) async throws
-        -> CLIHarness.Outcome
+    /// How the disk refuses the write.
+    enum Fault: String, CaseIterable, Sendable {
+        /// ENOSPC: the file system fills up.
+        case full
+        /// EROFS: the file system is remounted read-only.
+        case readOnly
+
+        func strike(_ disk: SmallDisk) {
+            switch self {
+            case .full: disk.fill()
+            case .readOnly: disk.setReadOnly(true)
+            }
+        }
+
+        func heal(_ disk: SmallDisk) {
+            switch self {
+            case .full: disk.free()
+            case .readOnly: disk.setReadOnly(false)
+            }
+        }
+    }
+
+    /// Refreshes through `arguments` while the disk starts refusing writes after the refresh
+    /// request reached the provider and before its answer (which carries the rotated token) comes back.
+    static func refreshWhileTheDiskFails(_ cli: CLIHarness, disk: SmallDisk, _ fault: Fault, _ arguments: [String])
+        async throws -> CLIHarness.Outcome
     {
         let before = await cli.requestCount(.token)
         await cli.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 3000)))
         let refresh = Task { try await cli.run(arguments) }
         try await AgentWorkScenarios.waitFor(cli, .token, count: before + 1)
-        disk.fill()
+        fault.strike(disk)
         return try await refresh.value
     }
 
     @Test(
-        "P10 P7 R6: a disk that fills during a refresh run by the agent's refresh process or by --no-agent loses no rotated token",
+        "P10 P7 R6: a disk that fills (ENOSPC) or turns read-only (EROFS) during a refresh run by the agent's refresh process or by --no-agent loses no rotated token",
         .enabled(if: SmallDisk.canMount, "mounting the small tmpfs needs root"),
-        arguments: [["token", "--force-refresh"], ["token", "--force-refresh", "--no-agent"]])
-    func fullDiskDuringRefresh(_ arguments: [String]) async throws {
+        arguments: Fault.allCases, [["token", "--force-refresh"], ["token", "--force-refresh", "--no-agent"]])
+    func fullDiskDuringRefresh(_ fault: Fault, _ arguments: [String]) async throws {
         let cli = try await CLIHarness()
         let disk = try SmallDisk.mount(at: cli.home.path + "/state")
         try await withHarness(cli, finish: { cli in
+            disk.setReadOnly(false)
             await cli.finish()
             disk.unmount()
         }) { cli in
             try await cli.login()
             #expect(try await cli.run(["token"]).status == 0)
-            let refreshed = try await Self.refreshWhileTheDiskFills(cli, disk: disk, arguments)
+            let refreshed = try await Self.refreshWhileTheDiskFails(cli, disk: disk, fault, arguments)
             #expect(refreshed.status == 0, "the refresh answered while the disk was full: \(refreshed.stderr)")
             #expect(refreshed.stdout.count > 20)
             let status = try JSONValue(parsing: try await cli.run(["status", "--json"]).stdout)
             #expect(status["state"] == "authenticated", "\(status)")
-            disk.free()
+            fault.heal(disk)
             // Space is back: the next refresh spends the rotated token, never the old one (a reuse
             // the provider answers by revoking the grant).
             let before = await cli.requestCount(.token)
