@@ -133,14 +133,17 @@ struct RefreshChildEndingScenarios {
         return failure.kind == .failedAfterSending && failure.requestBytesWritten
     }
 
-    @Test("the token it prints is read, its RFC 3339 expiry as seconds; it runs with the caller's directories and argv")
-    func printedToken() async throws {
+    @Test("R9: it is asked one typed token request on its standard input, with the caller's directories, and its typed answer is read")
+    func typedRequestAndAnswer() async throws {
         let result = try await Self.refresh(
             with: """
-                [ "$*" = "--profile work --no-agent --json token --format json --force-refresh" ] || exit 9
+                [ "$*" = "agent --stdio" ] || exit 9
                 [ "$XDG_STATE_HOME" = "${0%/engine}/state" ] && [ "$XDG_CONFIG_HOME" = "${0%/engine}/config" ] || exit 9
                 [ -z "$VERSOLA_PASSPHRASE_FD" ] || exit 9
-                echo '{"accessToken":"at-1","tokenType":"DPoP","expiresAt":"2030-01-02T03:04:05Z"}'
+                read -r request
+                expected='{"v":1,"op":"token","profile":"work","config":"'"${0%/engine}"'/config","state":"'"${0%/engine}"'/state","args":{"forceRefresh":true}}'
+                [ "$request" = "$expected" ] || exit 9
+                echo '{"v":1,"ok":{"accessToken":"at-1","tokenType":"DPoP","expiresAt":1893553445}}'
                 """)
         let token = try result.get()
         #expect(token.value == "at-1")
@@ -148,26 +151,23 @@ struct RefreshChildEndingScenarios {
         #expect(token.expiresAt == 1_893_553_445)
     }
 
-    @Test("E13: its --json error comes back as the same VersolaError, exit status and all")
+    @Test("E13: its typed error comes back as the same VersolaError")
     func reportedError() async throws {
         let result = try await Self.refresh(
             with: """
                 echo 'versola: a warning first' >&2
-                echo '{"error":{"category":"reauthenticate","cause":"grantRejected","message":"m"}}' >&2
-                exit 4
+                echo '{"v":1,"error":{"category":"reauthenticate","cause":"grantRejected","message":"m"}}'
                 """)
         #expect(throws: VersolaError.reauthenticate(.grantRejected)) { try result.get() }
     }
 
-    @Test("R9: killed by a signal, an unreadable answer or an error that does not match its exit status is a recoverable failure, never a retry")
+    @Test("R9: killed by a signal, an unreadable or foreign answer, or a failed exit is a recoverable failure, never a retry")
     func unknownOutcomes() async throws {
         #expect(Self.isLost(try await Self.refresh(with: "kill -9 $$")))
         #expect(Self.isLost(try await Self.refresh(with: "echo 'not json'")))
-        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"accessToken\":\"a\",\"expiresAt\":\"soon\"}'")))
-        #expect(
-            Self.isLost(
-                try await Self.refresh(
-                    with: "echo '{\"error\":{\"category\":\"reauthenticate\",\"cause\":\"grantRejected\"}}' >&2; exit 3")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"v\":1,\"ok\":{\"accessToken\":\"a\",\"expiresAt\":\"soon\"}}'")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"v\":2,\"ok\":{\"accessToken\":\"a\"}}'")))
+        #expect(Self.isLost(try await Self.refresh(with: "echo '{\"v\":1,\"ok\":{\"accessToken\":\"a\"}}'; exit 3")))
         #expect(Self.isLost(try await Self.refresh(with: "exit 4")))
     }
 }

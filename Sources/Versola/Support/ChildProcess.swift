@@ -129,6 +129,31 @@ package enum ChildProcess {
 extension ChildProcess.Started {
     /// Feeds `input`, collects both outputs until the program closes them (one poll loop, so
     /// no pipe fills up and stalls it), then waits for its exit.
+    /// Writes to a pipe whose reader may have gone: with SIGPIPE blocked on this thread, so a
+    /// child that exits without reading its input gives EPIPE here instead of a signal that
+    /// ends the whole process (a library does not change the process's signal dispositions);
+    /// a SIGPIPE left pending by the write is taken back before unblocking.
+    static func writeWithoutSignal(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let failure = errno
+        if count < 0 && failure == EPIPE && sigismember(&previous, SIGPIPE) == 0 {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var zero = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        errno = failure
+        return count
+    }
+
     func finish(input bytes: [UInt8]) -> ChildProcess.Outcome {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         var collected: [Int32: [UInt8]] = [output: [], errorOutput: []]
@@ -143,7 +168,7 @@ extension ChildProcess.Started {
             guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
             for descriptor in descriptors where descriptor.revents != 0 {
                 if descriptor.fd == writing {
-                    let count = bytes[written...].withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                    let count = Self.writeWithoutSignal(writing, bytes[written...])
                     if count > 0 { written += count }
                     if count < 0 && errno != EAGAIN && errno != EINTR || written == bytes.count {
                         close(writing)

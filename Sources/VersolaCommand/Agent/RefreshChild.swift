@@ -7,13 +7,14 @@ import VersolaJOSE
 /// that libcurl, its libraries and the refresh code are never loaded into the long-running
 /// agent for token work (issue 30: the agent's memory).
 ///
-/// The child is `versola --profile NAME --no-agent --json token --format json`, with the
-/// location's `XDG_CONFIG_HOME` and `XDG_STATE_HOME` and the agent's environment otherwise
-/// (nothing secret on its command line). It restores the session from the store and refreshes
-/// through the same engine code under the store's cross-process lock with the in-flight note
-/// (R6, P7, T2), writes the record, and prints the token on its standard output (a pipe to the
-/// agent). A failure arrives as its `--json` error on standard error and is read back into the
-/// same ``VersolaError`` an in-process refresh would have thrown.
+/// The child is `versola agent --stdio`, with the location's `XDG_CONFIG_HOME` and
+/// `XDG_STATE_HOME` and the agent's environment otherwise (nothing secret on its command line).
+/// It speaks the agent protocol (docs/agent-protocol.md): it reads one `token` request on its
+/// standard input, answers it as an agent does (restoring the session from the store and
+/// refreshing through the same engine code under the store's cross-process lock with the
+/// in-flight note, R6, P7, T2, and writing the record; a record the disk refuses is spilled,
+/// P10), and writes one typed reply on its standard output (a pipe to the agent): the token
+/// result, or the error an in-process refresh would have thrown.
 struct RefreshChild: Sendable {
     /// The engine to run (the agent's own executable).
     let executable: String
@@ -29,15 +30,15 @@ struct RefreshChild: Sendable {
                     kind: .failedAfterSending, requestBytesWritten: true, origin: "the versola refresh process (\(what))")))
     }
 
-    /// Runs the refresh for `location` and returns the token it printed.
+    /// Runs the refresh for `location` and returns the token it answered.
     /// - Throws: the refresh's error, or ``lost(_:)`` when its answer cannot be read.
     func refresh(_ location: SessionHost.Location, forced: Bool) async throws(VersolaError) -> AgentTokenResult {
-        let arguments =
-            ["--profile", location.profile, "--no-agent", "--json", "token", "--format", "json"]
-            + (forced ? ["--force-refresh"] : [])
+        let request = AgentRequest(
+            .token(AgentTokenArguments(forceRefresh: forced)), profile: location.profile, directories: location.directories)
         guard
             let outcome = await ChildProcess.run(
-                URL(fileURLWithPath: executable), arguments: arguments, environment: childEnvironment(location))
+                URL(fileURLWithPath: executable), arguments: ["agent", "--stdio"], input: request.line,
+                environment: childEnvironment(location))
         else { throw Self.lost("it could not be started") }
         return try Self.result(of: outcome)
     }
@@ -52,33 +53,34 @@ struct RefreshChild: Sendable {
         return child
     }
 
-    /// The token a finished child printed, or the error it reported.
+    /// The token a finished child answered, or the error it answered.
     static func result(of outcome: ChildProcess.Outcome) throws(VersolaError) -> AgentTokenResult {
         if outcome.signalled { throw lost("ended by signal \(outcome.status)") }
-        guard outcome.status == ExitStatus.success.rawValue else { throw error(outcome) }
-        guard let printed = try? JSONValue(parsing: String(decoding: outcome.output, as: UTF8.self)),
-            case .object(var members) = printed
-        else { throw lost("its answer did not read") }
-        // `--format json` writes the expiry in RFC 3339; the result carries seconds.
-        if let expiry = members["expiresAt"], !expiry.isNull {
-            guard let seconds = expiry.string.flatMap(AccessTokenExpiry.seconds(rfc3339:)) else {
-                throw lost("its answer did not read")
-            }
-            members["expiresAt"] = .integer(seconds)
+        guard outcome.status == ExitStatus.success.rawValue else { throw lost("exit status \(outcome.status)") }
+        switch AgentReply(line: outcome.output) {
+        case .success(let json)?:
+            guard let result = AgentTokenResult(json, kind: .access) else { throw lost("its answer did not read") }
+            return result
+        case .failure(let error)?: throw error
+        case .printed?, nil: throw lost("its answer did not read")
         }
-        guard let result = AgentTokenResult(.object(members), kind: .access) else { throw lost("its answer did not read") }
-        return result
     }
 
-    /// The error a failed child reported with `--json`, read back with ``VersolaErrorCoding``;
-    /// its exit status must be the one that error's category gives.
-    private static func error(_ outcome: ChildProcess.Outcome) -> VersolaError {
-        let text = String(decoding: outcome.errorOutput, as: UTF8.self)
-        // The E13 object is the last line the child wrote.
-        let line = text.split(separator: "\n").last.map(String.init) ?? ""
-        guard let fields = (try? JSONValue(parsing: line))?["error"]?.object, let error = VersolaErrorCoding.decode(fields),
-            ExitStatus(error).rawValue == outcome.status
-        else { return lost("exit status \(outcome.status)") }
-        return error
+    /// `versola agent --stdio`: answers the one request on standard input as the agent would
+    /// (no refresh process of its own: it is one), on standard output. A request that does not
+    /// read is answered with the agent's error for it.
+    static func answerOne(_ context: CommandContext) -> ExitStatus {
+        let input = FileHandle.standardInput.readData(ofLength: UnixSocket.maximumLineLength + 1)
+        var line = Array(input)
+        if line.last == UInt8(ascii: "\n") { line.removeLast() }
+        let reply: AgentReply
+        switch AgentRequest.parse(line) {
+        case .failure(let refusal): reply = .failure(AgentRequest.error(for: refusal))
+        case .success(let request):
+            let host = SessionHost(environment: context.environment)
+            reply = SyncBridge.wait { await host.handle(request) }
+        }
+        context.console.out(String(decoding: reply.line, as: UTF8.self))
+        return .success
     }
 }

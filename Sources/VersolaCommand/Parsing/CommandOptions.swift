@@ -240,14 +240,18 @@ public struct AgentOptions: Sendable, Hashable {
     public var idleTimeoutSeconds: Int
     /// `--stop`: ask a running agent to exit.
     public var stop: Bool
+    /// `--stdio`: answer one agent request read from standard input on standard output, then
+    /// exit (the agent's refresh process, ``RefreshChild``).
+    public var stdio: Bool
 
     /// The default idle time.
     public static let defaultIdleTimeoutSeconds = 600
 
     /// Creates the options.
-    public init(idleTimeoutSeconds: Int = AgentOptions.defaultIdleTimeoutSeconds, stop: Bool = false) {
+    public init(idleTimeoutSeconds: Int = AgentOptions.defaultIdleTimeoutSeconds, stop: Bool = false, stdio: Bool = false) {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.stop = stop
+        self.stdio = stdio
     }
 }
 

@@ -157,6 +157,9 @@ enum LoginCommandSpecs {
                 ["--idle-timeout"], value: "SECONDS", help: "exit after this long without a request (default 600)", in: 1...86_400
             ) { options, seconds in options.idleTimeoutSeconds = seconds },
             .toggle(["--stop"], help: "ask a running agent to exit", sets: \.stop),
+            .toggle(
+                ["--stdio"], help: "answer one agent request from standard input, then exit (the agent's refresh process)",
+                sets: \.stdio),
         ]
     ) { options, _ in .agent(options) }
 }

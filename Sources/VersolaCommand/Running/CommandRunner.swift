@@ -186,6 +186,7 @@ public enum CommandRunner {
     /// Runs `versola agent` on the calling thread (it blocks until the agent exits), or with
     /// `--stop` asks a running one to exit.
     public static func runAgent(_ options: AgentOptions, context: CommandContext) -> ExitStatus {
+        if options.stdio { return RefreshChild.answerOne(context) }
         guard let location = AgentLocation.resolve(environment: context.environment) else {
             context.console.err(
                 ErrorReport.render(
