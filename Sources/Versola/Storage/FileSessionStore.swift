@@ -26,7 +26,7 @@ import VersolaCrypto
 ///   the file) → `.recoverable(.storageUnavailable(…))` naming the call and the path: the person
 ///   or an administrator has to fix the file system, and the session is kept meanwhile (P10).
 ///   A record that could not be written is also spilled, sealed, to another file system
-///   (``SpillFile``): the next reader of the profile takes it up while nothing else has been
+///   (`$XDG_RUNTIME_DIR/versola/spill`): the next reader of the profile takes it up while nothing else has been
 ///   written since, so a process that ends before the disk has room loses no rotated token.
 ///
 /// ```swift
@@ -104,7 +104,7 @@ public final class FileSessionStore: SessionStore {
     }
 
     /// ``save(_:)`` for a record holding a just-rotated refresh token (P10): when the file
-    /// system refuses the write, the sealed record is spilled (``SpillFile``) before the
+    /// system refuses the write, the sealed record is spilled (`$XDG_RUNTIME_DIR/versola/spill`) before the
     /// failure is thrown, and readers of the profile take it up from there.
     public func saveRenewal(_ record: SessionRecord) async throws(VersolaError) {
         try await write(record, spilling: true)
