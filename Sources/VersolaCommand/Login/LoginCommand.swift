@@ -14,8 +14,13 @@ import VersolaJOSE
 struct LoginCommand {
     let context: CommandContext
     let options: LoginOptions
+    /// Whether the caller holds the profile's sign-in lock already (S15, ``SignInGate``); a
+    /// login run by hand takes it itself, waiting for a sign-in another process runs.
+    var holdsSignInLock = false
 
     func run() async throws(CommandFailure) {
+        let lock = holdsSignInLock ? nil : try await SignInGate.hold(context)
+        defer { lock?.release() }
         let prepared: Prepared
         do throws(VersolaError) {
             prepared = try await prepare()
