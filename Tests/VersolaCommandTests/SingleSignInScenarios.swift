@@ -98,7 +98,10 @@ struct SingleSignInScenarios {
             #expect(impatient.stderr.contains("waiting for the sign-in already running for profile default (pid \(owner))"))
             #expect(impatient.stderr.contains("gave up after 1 s"))
             #expect(kill(owner, 0) == 0, "the owner runs on")
-            #expect(Self.launches(cli).count == 1, "the impatient waiter opened no browser")
+            // A login run by hand waits for the running sign-in too.
+            let login = try await cli.run(["login"], extraEnvironment: [SignInGate.waitVariable: "1"])
+            #expect(login.status != 0 && login.stderr.contains("waiting for the sign-in already running"), "\(login.stderr)")
+            #expect(Self.launches(cli).count == 1, "the impatient waiters opened no browser")
 
             let waiterStem = cli.home.path + "/waiter"
             let waiter = try cli.spawn(
