@@ -52,10 +52,13 @@ package final class SignInLock: Sendable {
                     return SignInLock(lock: held, waited: attempts > 0)
                 }
                 attempts += 1
-                // The holder writes its pid just after taking the lock: wait a moment to name it.
-                if !announced, let owner = owner(at: path) ?? (attempts >= 8 ? Int32?.some(0) : nil) {
-                    announced = true
-                    waiting(owner == 0 ? nil : owner)
+                // The holder writes its pid just after taking the lock: a few tries to name it.
+                if !announced {
+                    let owner = owner(at: path)
+                    if owner != nil || attempts >= 8 {
+                        announced = true
+                        waiting(owner)
+                    }
                 }
                 guard ContinuousClock.now < deadline, !Task.isCancelled else { return nil }
                 try? await Task.sleep(for: pollInterval)
@@ -73,6 +76,8 @@ package final class SignInLock: Sendable {
 
     /// Ends the sign-in's hold (also when the process ends, by the kernel).
     package func release() {
+        // The next holder writes its own pid; until then no waiter names this process.
+        lock.note("")
         lock.release()
     }
 }
