@@ -122,6 +122,9 @@ struct LoginCommand {
                 if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
                 try await session.loginWithDevice(parameters) { prompt in
                     console.err(DeviceLoginText.prompt(prompt))
+                    if interactive, !options.noQR, let code = DeviceLoginText.qrCode(prompt, environment: context.environment) {
+                        console.err(code)
+                    }
                     if interactive { indicator.start(message: "Waiting for the approval on the other device…") }
                 }
             } else {
