@@ -21,10 +21,14 @@ package final class SignInLock: Sendable {
     private let lock: FileLock
     /// Whether another process held the lock first: its sign-in may have left a session.
     package let waited: Bool
+    /// Whether the profile had a stored record once the lock was taken: a sign-in that ended
+    /// just before this one asked for the lock left one.
+    package let foundRecord: Bool
 
-    private init(lock: FileLock, waited: Bool) {
+    private init(lock: FileLock, waited: Bool, foundRecord: Bool) {
         self.lock = lock
         self.waited = waited
+        self.foundRecord = foundRecord
     }
 
     /// How often a waiter tries the lock again: a killed holder is taken over this soon.
@@ -49,7 +53,8 @@ package final class SignInLock: Sendable {
             while true {
                 if let held = try FileLock.attempt(path: path) {
                     held.note("\(getpid())\n")
-                    return SignInLock(lock: held, waited: attempts > 0)
+                    let foundRecord = FileManager.default.fileExists(atPath: directory.recordPath)
+                    return SignInLock(lock: held, waited: attempts > 0, foundRecord: foundRecord)
                 }
                 attempts += 1
                 // The holder writes its pid just after taking the lock: a few tries to name it.

@@ -51,7 +51,7 @@ struct RequestCommand {
         var loginOptions = LoginOptions()
         loginOptions.scopes = scopes
         let context = context
-        let waited = try await SignInGate.signInOnce(context, askOnlyAfterWaiting: true) {
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
             () async throws(CommandFailure) -> JSONValue? in
             let again = try await CommandRunner.call(request, context)
             do throws(CommandFailure) {

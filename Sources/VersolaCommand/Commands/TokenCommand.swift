@@ -68,7 +68,7 @@ struct TokenCommand {
         var login = context
         login.console = StandardErrorOnly(context.console)
         let context = context, request = request(exec)
-        let waited = try await SignInGate.signInOnce(context) { () async throws(CommandFailure) -> AgentReply? in
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaitingOrWithRecord) { () async throws(CommandFailure) -> AgentReply? in
             let again = try await CommandRunner.ask(request, context)
             if case .failure(.reauthenticate) = again { return nil }
             return again

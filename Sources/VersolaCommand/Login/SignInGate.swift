@@ -38,18 +38,27 @@ enum SignInGate {
         }
     }
 
-    /// For a caller that found it needs a sign-in: takes the lock, then `ask`s again (the sign-in
-    /// it waited for, or one run by hand, may have left what it needs); only when the answer is
-    /// still nil does it `signIn` (with the lock held). With `askOnlyAfterWaiting` (a request that
-    /// should not be sent more often than needed) it asks again only when it had to wait.
+    /// When a caller that needs a sign-in asks again once it holds the lock.
+    enum Recheck {
+        /// Only after waiting for another process's sign-in (a request not to send needlessly).
+        case afterWaiting
+        /// After waiting, or when the profile has a record (a sign-in may have ended just
+        /// before the lock was asked for); a profile with none asks once (R9).
+        case afterWaitingOrWithRecord
+    }
+
+    /// For a caller that found it needs a sign-in: takes the lock, then `ask`s again as `recheck`
+    /// says (the sign-in it waited for, or one run by hand, may have left what it needs); only
+    /// when there is no answer does it `signIn` (with the lock held).
     /// - Returns: the answer of the second ask, or nil after its own sign-in.
     static func signInOnce<Answer>(
-        _ context: CommandContext, askOnlyAfterWaiting: Bool = false, ask: () async throws(CommandFailure) -> Answer?,
+        _ context: CommandContext, recheck: Recheck, ask: () async throws(CommandFailure) -> Answer?,
         signIn: () async throws(CommandFailure) -> Void
     ) async throws(CommandFailure) -> Answer? {
         let lock = try await hold(context)
         defer { lock.release() }
-        if lock.waited || !askOnlyAfterWaiting, let answer = try await ask() { return answer }
+        let again = lock.waited || (recheck == .afterWaitingOrWithRecord && lock.foundRecord)
+        if again, let answer = try await ask() { return answer }
         try await signIn()
         return nil
     }
