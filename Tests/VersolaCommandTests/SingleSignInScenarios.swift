@@ -98,6 +98,14 @@ struct SingleSignInScenarios {
             #expect(impatient.stderr.contains("waiting for the sign-in already running for profile default (pid \(owner))"))
             #expect(impatient.stderr.contains("gave up after 1 s"))
             #expect(kill(owner, 0) == 0, "the owner runs on")
+            // Ctrl-C ends a waiter alone.
+            let interruptedStem = cli.home.path + "/interrupted"
+            let interrupted = try cli.spawn(
+                CLIHarness.executable, ["token", "--format", "k8s"], extraEnvironment: Self.interactive, stem: interruptedStem)
+            #expect(await cli.contents(of: interruptedStem + ".err", containing: "waiting for the sign-in") != nil)
+            kill(interrupted, SIGINT)
+            #expect(await cli.finished(interrupted, stem: interruptedStem).status == 128 + SIGINT)
+            #expect(kill(owner, 0) == 0, "the owner runs on after a waiter's Ctrl-C")
             // A login run by hand waits for the running sign-in too.
             let login = try await cli.run(["login"], extraEnvironment: [SignInGate.waitVariable: "1"])
             #expect(login.status != 0 && login.stderr.contains("waiting for the sign-in already running"), "\(login.stderr)")
