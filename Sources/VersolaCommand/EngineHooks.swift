@@ -20,3 +20,6 @@
 //   against the provider's keys outside any session, with the engine's own discovery, retries
 //   and key cache. An app verifies ID tokens through a `Session` or `OpenIDClient`, which do
 //   this inside; exposing the parts would export the retry internals.
+// - `SignInLock` (SignInGate): S15 across the command's processes. Only the command runs a
+//   sign-in in one process on behalf of callers in others (kubectl, scripts); an app's sessions
+//   live in its own process, and the lock's file is the store's, under its rules.

@@ -152,16 +152,42 @@ extension Session {
     /// a refresh token keeps its access token in the record, its only credential (P13). A write that
     /// fails fails the login and changes nothing (P11): the new refresh token was never spent.
     /// P12: a record that no longer decrypts is moved aside by this write, not in its way.
+    ///
+    /// S15: a grant that lost a race (another process wrote a session, and dropped this login's
+    /// pending request, while this login's code exchange ran) never replaces that newer session:
+    /// it is revoked where the provider allows, and this session follows the newer one.
     func adopt(_ newGrant: Grant) async throws(VersolaError) {
         let record = SessionRecord(
             issuer: configuration.client.issuer, clientID: configuration.client.clientID,
             subject: newGrant.claims?.subject, refreshToken: newGrant.refreshToken, idToken: newGrant.idToken,
             dpopPrivateKey: newGrant.dpopKey?.rawRepresentation, dpopNonces: client.dpopNonces.snapshot(),
             accessToken: newGrant.storedAccessToken)
-        try await write(replacingUnreadable: true) { _ in record }
+        let ours = machine.pendingRequest
+        var lostRace = false
+        try await write(replacingUnreadable: true) { stored in
+            lostRace = Self.supersedes(stored, pending: ours)
+            return lostRace ? stored : record
+        }
+        if lostRace {
+            client.environment.log.record(
+                VersolaLogEvent(.info, "another sign-in wrote a newer session first; this one's grant is revoked"))
+            _ = await client.revoke(newGrant)
+            await resync()
+            return
+        }
         unsaved = nil
         if machine.signInFixesReadProblem { publisher.setProblem(nil, setAside: await store.setAsideRecords()) }
         await perform(apply(.authorizationSucceeded(held(newGrant))))
+    }
+
+    /// S15: whether `stored` is a session written by another sign-in after this login stored
+    /// `pending` (which that sign-in then dropped), so this login's grant must not replace it.
+    /// A login in progress always has a pending request (P1); with none, this session already
+    /// follows the other sign-in's session (L2).
+    static func supersedes(_ stored: SessionRecord?, pending: PendingRequest?) -> Bool {
+        guard let stored, stored.holdsGrant else { return false }
+        guard let pending else { return true }
+        return stored.pendingRequest != pending
     }
 
     /// `grant` with its access token held from now on (T1, T3).

@@ -39,6 +39,25 @@ final class FileLock: @unchecked Sendable {
         return lock
     }
 
+    /// Opens (creating with mode 0600) and locks `path` when no other holder has it; nil when
+    /// one has (its lock is left alone).
+    static func attempt(path: String) throws(FileSystemFailure) -> FileLock? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, PrivateFiles.fileMode)
+        guard descriptor >= 0 else { throw FileSystemFailure("open lock file", path) }
+        let lock = FileLock(descriptor: descriptor, path: path)
+        guard fchmod(descriptor, PrivateFiles.fileMode) == 0 else { throw FileSystemFailure("chmod 600", path) }
+        if flockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 { return lock }
+        guard errno == EWOULDBLOCK else { throw FileSystemFailure("lock", path) }
+        return nil
+    }
+
+    /// Replaces the lock file's contents with `text` (what a waiter reads about the holder).
+    func note(_ text: String) {
+        guard !released, ftruncate(descriptor, 0) == 0 else { return }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
     /// Unlocks and closes.
     func release() {
         guard !released else { return }

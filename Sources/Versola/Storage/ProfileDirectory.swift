@@ -31,6 +31,8 @@ package struct ProfileDirectory: Sendable, Hashable {
     var generationPath: String { path + "/generation" }
     /// The lock file held during exclusive access.
     var lockPath: String { path + "/lock" }
+    /// The lock a process holds while it runs a sign-in for the profile (S15, ``SignInLock``).
+    var signInLockPath: String { path + "/signin.lock" }
     /// The passphrase key source's salt and key check.
     var passphrasePath: String { path + "/passphrase" }
 

@@ -36,16 +36,35 @@ struct RequestCommand {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
             // second refusal is not followed again: its line is printed instead.
-            var login = context
-            login.console = StandardErrorOnly(context.console)
-            var loginOptions = LoginOptions()
-            loginOptions.scopes = challenge.scopes
-            try await LoginCommand(context: login, options: loginOptions).run()
-            let retried = try await CommandRunner.call(request, context)
+            let retried = try await steppedUp(request, scopes: challenge.scopes)
             try stepUpWhenAsked(retried)
             return show(retried)
         }
         return show(result)
+    }
+
+    /// S15: the answer after the profile's one sign-in for `scopes`: the one another caller ran
+    /// (this one waited for it, and sends the request once more to see), else its own.
+    private func steppedUp(_ request: AgentRequest, scopes: [String]) async throws(CommandFailure) -> JSONValue {
+        var login = context
+        login.console = StandardErrorOnly(context.console)
+        var loginOptions = LoginOptions()
+        loginOptions.scopes = scopes
+        let context = context
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
+            () async throws(CommandFailure) -> JSONValue? in
+            let again = try await CommandRunner.call(request, context)
+            do throws(CommandFailure) {
+                try stepUpWhenAsked(again)
+                return again
+            } catch .versola(.stepUp) {
+                return nil
+            }
+        } signIn: { () async throws(CommandFailure) in
+            try await LoginCommand(context: login, options: loginOptions, holdsSignInLock: true).run()
+        }
+        if let waited { return waited }
+        return try await CommandRunner.call(request, context)
     }
 
     /// Whether a person is at a terminal to sign in (standard input and standard error).

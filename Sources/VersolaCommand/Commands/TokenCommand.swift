@@ -56,13 +56,27 @@ struct TokenCommand {
             case let printed: try await finish(printed, exec: exec, signIn: false)
             }
         case .failure(.reauthenticate) where signIn && exec?.interactive == true:
-            var login = context
-            login.console = StandardErrorOnly(context.console)
-            try await LoginCommand(context: login, options: LoginOptions()).run()
-            try await finish(try await CommandRunner.ask(request(exec), context), exec: exec, signIn: false)
+            try await finish(try await signedIn(exec), exec: exec, signIn: false)
         case .failure(let error):
             throw .versola(error)
         }
+    }
+
+    /// S15: the answer once the profile's one sign-in has run: the one another caller ran (this
+    /// one waited for it), else its own, through the browser as `versola login` would.
+    private func signedIn(_ exec: KubernetesExecInfo?) async throws(CommandFailure) -> AgentReply {
+        var login = context
+        login.console = StandardErrorOnly(context.console)
+        let context = context, request = request(exec)
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaitingOrWithRecord) { () async throws(CommandFailure) -> AgentReply? in
+            let again = try await CommandRunner.ask(request, context)
+            if case .failure(.reauthenticate) = again { return nil }
+            return again
+        } signIn: { () async throws(CommandFailure) in
+            try await LoginCommand(context: login, options: LoginOptions(), holdsSignInLock: true).run()
+        }
+        if let waited { return waited }
+        return try await CommandRunner.ask(request, context)
     }
 
     /// The agent request for the token asked for, printed as the command line says.

@@ -33,6 +33,8 @@ public enum ManPage {
             ".TP", ".B VERSOLA_NO_AGENT", escaped("1 runs every command without the session agent"),
             ".TP", ".B NO_COLOR", escaped("disables colour"),
             ".TP", ".B BROWSER", escaped("the browser login opens when --browser-command is not given"),
+            ".TP", ".B VERSOLA_SIGN_IN_WAIT",
+            escaped("seconds a command waits for a sign-in another process runs for the profile (default 600)"),
             ".SH EXIT STATUS",
             escaped("0 success, 1 signed out (status), 2 usage, 3 try again later, 4 sign in again, "
                 + "5 step-up needed, 6 configuration, 22 HTTP error (request --fail)."),

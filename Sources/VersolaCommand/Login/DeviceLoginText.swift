@@ -32,6 +32,18 @@ enum DeviceLoginText {
         return text
     }
 
+    /// The QR code of the page to open (the one holding the code when it is shown, else
+    /// `verification_uri`), for a terminal whose locale is UTF-8 (`LC_ALL`, `LC_CTYPE`, `LANG`);
+    /// nil without libqrencode, or for a code too wide for 80 columns.
+    static func qrCode(_ prompt: DeviceAuthorizationPrompt, environment: [String: String]) -> String? {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        guard locale.lowercased().replacingOccurrences(of: "-", with: "").contains("utf8") else { return nil }
+        var page = prompt.verificationURI
+        if case .shown(let complete) = completePage(prompt) { page = complete }
+        guard let lines = TerminalQRCode.lines(for: page) else { return nil }
+        return lines.map { "  " + $0 + "\n" }.joined()
+    }
+
     /// What becomes of the provider's `verification_uri_complete`.
     enum CompletePage: Equatable {
         /// An https page (http only on loopback) on the host of `verification_uri`.

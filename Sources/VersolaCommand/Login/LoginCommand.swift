@@ -14,8 +14,13 @@ import VersolaJOSE
 struct LoginCommand {
     let context: CommandContext
     let options: LoginOptions
+    /// Whether the caller holds the profile's sign-in lock already (S15, ``SignInGate``); a
+    /// login run by hand takes it itself, waiting for a sign-in another process runs.
+    var holdsSignInLock = false
 
     func run() async throws(CommandFailure) {
+        let lock = holdsSignInLock ? nil : try await SignInGate.hold(context)
+        defer { lock?.release() }
         let prepared: Prepared
         do throws(VersolaError) {
             prepared = try await prepare()
@@ -117,6 +122,9 @@ struct LoginCommand {
                 if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
                 try await session.loginWithDevice(parameters) { prompt in
                     console.err(DeviceLoginText.prompt(prompt))
+                    if interactive, !options.noQR, let code = DeviceLoginText.qrCode(prompt, environment: context.environment) {
+                        console.err(code)
+                    }
                     if interactive { indicator.start(message: "Waiting for the approval on the other device…") }
                 }
             } else {

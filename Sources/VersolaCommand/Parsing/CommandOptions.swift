@@ -53,6 +53,8 @@ public struct LoginOptions: Sendable, Hashable {
     /// `--redirect-scheme URI`: a private-use scheme redirect (L7) instead of the loopback
     /// listener; an empty value goes back to the loopback redirect (saved either way).
     public var redirectScheme: String?
+    /// `--no-qr`: a device sign-in shows no QR code of its page.
+    public var noQR = false
 
     /// No options given.
     public init(

@@ -15,7 +15,9 @@ enum LoginCommandSpecs {
             --key-source says where the key sealing the session lives: a
             file only you can read (the default), the desktop keyring (secret-service, through
             secret-tool), or a passphrase asked on the terminal (the first login sets it). It is
-            saved too; to change it, sign out first.
+            saved too; to change it, sign out first. One sign-in per profile runs at a time: while
+            another process runs one, login waits for it (up to VERSOLA_SIGN_IN_WAIT seconds, default
+            600), then signs in itself.
             """,
         options: LoginOptions(), flags: LoginFlags.all
     ) { options, _ throws(UsageError) in try LoginFlags.login(options) }
@@ -39,7 +41,8 @@ enum LoginCommandSpecs {
             than 2 minutes are left. --format k8s answers kubectl as its credential plugin: the
             ExecCredential is in the version KUBERNETES_EXEC_INFO asks for (v1 or v1beta1), and when
             kubectl runs it interactively and the profile needs a sign-in, the browser sign-in runs
-            first (its messages on standard error). A DPoP-bound access token is refused there:
+            first (its messages on standard error); callers that need it at once share that one
+            sign-in, the others waiting for it. A DPoP-bound access token is refused there:
             kubectl sends no proofs. versola setup-kubectl prints the kubeconfig user.
             """,
         options: TokenOptions(),

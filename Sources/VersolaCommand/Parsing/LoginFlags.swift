@@ -67,6 +67,10 @@ enum LoginFlags {
         .toggle(
             ["--device"], help: "show a code and a page to open on any other device, and wait for the approval (RFC 8628)",
             sets: \.device),
+        .toggle(
+            ["--no-qr"],
+            help: "with a code for another device, no QR code of the page (drawn on a UTF-8 terminal where libqrencode is installed)",
+            sets: \.noQR),
         .number(["--port"], value: "N", help: "a fixed loopback port for providers that match it exactly", in: 0...65535) {
             options, port in options.port = UInt16(port)
         },
