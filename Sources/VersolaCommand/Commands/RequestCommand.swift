@@ -29,8 +29,10 @@ struct RequestCommand {
             if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
         }
         let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
-        let result = try await CommandRunner.call(request, context)
+        let result: JSONValue
         do {
+            // A 401 naming more scope than the token holds is the session's step-up (A20).
+            result = try await CommandRunner.call(request, context)
             try stepUpWhenAsked(result)
         } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
