@@ -29,11 +29,9 @@ struct RequestCommand {
             if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
         }
         let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
-        let result: JSONValue
+        let count = StepUpCount(context, method: options.effectiveMethod)
         do {
-            // A 401 naming more scope than the token holds is the session's step-up (A20).
-            result = try await CommandRunner.call(request, context)
-            try stepUpWhenAsked(result)
+            return show(try await answer(request, counting: count))
         } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
@@ -43,11 +41,23 @@ struct RequestCommand {
             var loginOptions = LoginOptions()
             loginOptions.scopes = challenge.scopes
             try await LoginCommand(context: login, options: loginOptions).run()
-            let retried = try await CommandRunner.call(request, context)
-            try stepUpWhenAsked(retried)
-            return show(retried)
+            return show(try await answer(request, counting: count))
         }
-        return show(result)
+    }
+
+    /// The API's answer, or the step-up it asks for (a 403 `insufficient_scope`, or a 401
+    /// naming more scope, A20), counted across invocations: past ``StepUpCount/limit`` in a
+    /// row, the error that says so instead.
+    private func answer(_ request: AgentRequest, counting count: StepUpCount?) async throws(CommandFailure) -> JSONValue {
+        do {
+            let result = try await CommandRunner.call(request, context)
+            try stepUpWhenAsked(result)
+            count?.settle(result)
+            return result
+        } catch .versola(.stepUp(let challenge)) where !challenge.scopes.isEmpty {
+            try count?.take(challenge)
+            throw .versola(.stepUp(challenge))
+        }
     }
 
     /// Whether a person is at a terminal to sign in (standard input and standard error).
