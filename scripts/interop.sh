@@ -9,7 +9,8 @@
 # Conformance/interop/idpyoidc.sh (idpyoidc from PyPI in a virtual environment under the
 # build directory, an https provider with a private CA made at run time: Bearer, DPoP, and
 # PAR with DPoP), Conformance/interop/mcp.sh (FastMCP from PyPI, the same way: an MCP server
-# signed in to from its URL alone, A19), and the runner against `versola-test-idp
+# signed in to from its URL alone, A19, then servers with no refresh token, a scope step-up
+# and metadata only at the root), and the runner against `versola-test-idp
 # --auto-login`. Each provider run also sends `versola request` to its UserInfo endpoint.
 # Prints the provider × feature matrix, writes it (TSV and Markdown) under
 # $VERSOLA_BUILD_PATH/interop/, stops everything it started, and exits non-zero when a

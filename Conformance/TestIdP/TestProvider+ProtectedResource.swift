@@ -85,8 +85,9 @@ extension TestProvider {
         return .respond(HTTPServerResponse(status: 401, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
     }
 
-    /// The 403 of a protected resource whose token lacks a scope it requires (RFC 6750 §3.1),
-    /// naming them all, as an MCP server asks for a step-up; nil when the token holds them.
+    /// The 403 (or the configured 401) of a protected resource whose token lacks a scope it
+    /// requires (RFC 6750 §3.1), naming them all, as an MCP server asks for a step-up; nil when
+    /// the token holds them.
     func insufficientScope(_ record: AccessTokenRecord, for resource: String) -> HTTPServerAction? {
         let required = configuration.protectedResourceRequiredScopes
         let held = Set(record.scope.split(separator: " ").map(String.init))
@@ -94,7 +95,8 @@ extension TestProvider {
         let path = URLComponents(string: resource)?.path ?? ""
         let metadata = String(resource.dropLast(path.count)) + TestEndpoint.resourceMetadata.path + path
         let value = "Bearer error=\"insufficient_scope\", scope=\"\(required.joined(separator: " "))\", resource_metadata=\"\(metadata)\""
-        return .respond(HTTPServerResponse(status: 403, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
+        let status = configuration.protectedResourceInsufficientScopeStatus
+        return .respond(HTTPServerResponse(status: status, headers: ["WWW-Authenticate": value, "Cache-Control": "no-store"]))
     }
 
     /// Makes the client of a client ID metadata document known before its authorization

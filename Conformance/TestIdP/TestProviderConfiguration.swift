@@ -205,6 +205,9 @@ public struct TestProviderConfiguration: Sendable {
     /// Scopes a token must hold to be served: one without them gets 403 `insufficient_scope`
     /// naming them (RFC 6750 §3.1; an MCP server's scope step-up, MCP conformance `auth/scope-step-up`).
     public var protectedResourceRequiredScopes: [String] = []
+    /// The status of that refusal: 403 as RFC 6750 §3.1 says, or 401 as some servers answer
+    /// a token that lacks scope (A20 takes both).
+    public var protectedResourceInsufficientScopeStatus = 403
     /// Take client ID metadata documents (`client_id_metadata_document_supported`): a client id
     /// that is an http(s) URL is fetched at the authorization request, and its `redirect_uris`
     /// (any loopback port) become the client's, as the 2026-07-28 MCP revision prefers to

@@ -44,6 +44,10 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
     /// with status 200; no OpenID Connect (no ID token); expiring user tokens with rotating
     /// refresh tokens; its API refuses requests without `User-Agent`.
     case github
+    /// GitHub, an OAuth app (GitHub's "Authorizing OAuth apps"): as ``github``, but the token
+    /// endpoint answers `access_token`, `token_type` and `scope` alone: no refresh token, no
+    /// `expires_in` (the token lasts until it is revoked).
+    case githubOAuthApp = "github-oauth-app"
     /// Dex with a static client (Dex's "Configuration: static clients"): OpenID discovery
     /// under `/dex`; the client has a secret, sent by HTTP Basic; `offline_access` listed;
     /// rotating refresh tokens; device flow.
@@ -68,7 +72,7 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
         case .auth0: "https://TENANT.auth0.com/"
         case .keycloak: "https://keycloak.example.com/realms/REALM"
         case .gitlab: "https://gitlab.com"
-        case .github: "https://github.com"
+        case .github, .githubOAuthApp: "https://github.com"
         case .dex: "https://dex.example.com/dex"
         case .oauthServer: "https://auth.example.com/tenant"
         }
@@ -86,7 +90,7 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
     /// endpoint each stands for.
     public var endpointURLs: [String: TestEndpoint] {
         switch self {
-        case .github:
+        case .github, .githubOAuthApp:
             [
                 "https://github.com/login/oauth/authorize": .authorize,
                 "https://github.com/login/oauth/access_token": .token,
@@ -116,13 +120,13 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
     /// Whether the provider's client must send a secret.
     public var requiresSecret: Bool {
         switch self {
-        case .google, .github, .dex: true
+        case .google, .github, .githubOAuthApp, .dex: true
         default: false
         }
     }
 
     /// Whether a login there brings a refresh token (given the README's line).
-    public var issuesRefreshTokens: Bool { self != .entraCommon }
+    public var issuesRefreshTokens: Bool { self != .entraCommon && self != .githubOAuthApp }
 
     /// The provider's configuration.
     public var configuration: TestProviderConfiguration {
@@ -157,7 +161,7 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
             configuration.advertiseIssuerParameter = true
         case .gitlab:
             configuration.advertiseOfflineAccess = false
-        case .github:
+        case .github, .githubOAuthApp:
             configuration.metadata = .none
             configuration.requireOpenIDScope = false
             configuration.tokenEndpointAuthMethods = ["client_secret_post"]
@@ -165,6 +169,10 @@ public enum TestStandIn: String, Sendable, Hashable, CaseIterable {
             configuration.tokenErrorsWithStatus200 = true
             configuration.requireUserAgent = true
             configuration.accessTokenLifetime = 28_800
+            if self == .githubOAuthApp {
+                configuration.issueRefreshTokens = false
+                configuration.accessTokensNeverExpire = true
+            }
         case .dex:
             configuration.tokenEndpointAuthMethods = ["client_secret_basic", "client_secret_post"]
         case .oauthServer:

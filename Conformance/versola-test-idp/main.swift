@@ -14,10 +14,10 @@ let usage = """
                             [--imitate PROVIDER] [--protected-resources PATH,...]
 
       --imitate PROVIDER         behave as the stand-in of a provider (google, entra, entra-common, okta,
-                                 auth0, keycloak, gitlab, github, dex, rfc8414; see TestStandIn): its
-                                 metadata, secret rules and quirks, with the client versola-standin
-                                 (secret standin-secret-0123 where the provider has one) and its
-                                 issuer path; give it first, other flags then adjust it
+                                 auth0, keycloak, gitlab, github, github-oauth-app, dex, rfc8414; see
+                                 TestStandIn): its metadata, secret rules and quirks, with the client
+                                 versola-standin (secret standin-secret-0123 where the provider has
+                                 one) and its issuer path; give it first, other flags then adjust it
       --protected-resources P,…  serve these paths of the resource server as RFC 9728 protected
                                  resources, with RFC 7591 registration and RFC 8707 resource required
                                  (implies --separate-resource-server)

@@ -101,6 +101,16 @@ struct ProviderStandInScenarios {
                 #expect(await cli.requestCount(.token) == exchanges + 1, "\(standIn): one refresh")
                 outputs += [refreshed.stdout, refreshed.stderr]
             }
+            if standIn == .githubOAuthApp {
+                // P13: the token is the session; it outlives the agent and does not expire.
+                #expect(try await cli.run(["agent", "--stop"]).status == 0)
+                let again = try await cli.run(["token", "--profile", profile, "--format", "json"])
+                #expect(again.status == 0 && again.stdout == token.stdout, "after agent --stop: \(again.stderr)")
+                let shown = try await cli.run(["status", "--profile", profile])
+                #expect(shown.stdout.contains("\(profile): authenticated at "), "the README shows it: \(shown.stdout)")
+                #expect(shown.stdout.contains("\n  no refresh token; does not expire\n"), "the README shows it: \(shown.stdout)")
+                outputs += [again.stdout, again.stderr, shown.stdout, shown.stderr]
+            }
             let status = try await cli.run(["status", "--profile", profile, "--json"])
             outputs += [status.stdout, status.stderr]
             for output in outputs {

@@ -148,6 +148,32 @@ struct ResourceMCPCommandScenarios {
         }
     }
 
+    @Test("A20: a 401 insufficient_scope for a held token is the step-up too: no refresh, exit 5 and the same login line, which then gets the answer")
+    func stepUpOn401() async throws {
+        let cli = try await Self.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+            $0.protectedResourceInsufficientScopeStatus = 401
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+            try #require(login.status == 0, "\(login.stderr)")
+            let refused = try await cli.run(["request", mcp])
+            #expect(refused.status == 5, "the step-up category, not sessionRejected: \(refused.stderr)")
+            let profile = try #require(ResourceProfile.name(for: mcp))
+            let expected = "versola login --profile \(profile) --scope tools:read --scope offline_access --scope tools:write"
+            #expect(refused.stderr.contains(expected), "\(refused.stderr)")
+            let refreshes = await cli.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "refresh_token" }
+            #expect(refreshes.isEmpty, "a refresh adds no scope")
+            let words = expected.split(separator: " ").dropFirst().map(String.init)
+            let again = try await cli.run(words + ["--browser-command", CLIHarness.browser])
+            try #require(again.status == 0, "\(again.stderr)")
+            let answer = try await cli.run(["request", mcp])
+            #expect(answer.status == 0, "\(answer.stderr)")
+        }
+    }
+
     @Test("A19: signing in again after the metadata names another server registers and signs in there; nothing of the first server reaches it (MCP auth/authorization-server-migration)")
     func serverMigration() async throws {
         let cli = try await Self.harness { _ in }
@@ -212,11 +238,14 @@ struct ResourceMCPCommandScenarios {
         await documents.stop()
     }
 
-    @Test("A20: on a terminal, the 403 insufficient_scope leads to the browser sign-in for the union of scopes and the request once more, answered (MCP auth/scope-step-up)")
-    func stepUpOnATerminal() async throws {
+    @Test(
+        "A20: on a terminal, the 403 insufficient_scope (or a 401 naming more scope) leads to the browser sign-in for the union of scopes and the request once more, answered (MCP auth/scope-step-up)",
+        arguments: [403, 401])
+    func stepUpOnATerminal(status: Int) async throws {
         let cli = try await Self.harness {
             $0.protectedResourceScopes = ["tools:read"]
             $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+            $0.protectedResourceInsufficientScopeStatus = status
         }
         try await withHarness(cli) { cli in
             let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"

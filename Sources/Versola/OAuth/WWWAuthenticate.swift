@@ -121,6 +121,29 @@ public struct WWWAuthenticate: Sendable, Hashable {
         return StepUpChallenge(acrValues: acrValues.map(String.init), maxAge: maxAge)
     }
 
+    /// The scopes a challenge names that `held` lacks (A20): from the first `Bearer` or
+    /// `DPoP` challenge whose `error` is `insufficient_scope` or that carries `scope`, each
+    /// an RFC 6749 §3.3 scope-token (a value that is not one is ignored, L5); empty when it
+    /// names nothing beyond `held`.
+    public func scopesLacking(from held: Set<String>) -> [String] {
+        let challenge = challenges.first { candidate in
+            (candidate.hasScheme("Bearer") || candidate.hasScheme("DPoP"))
+                && (candidate.error == "insufficient_scope" || candidate["scope"] != nil)
+        }
+        guard let named = challenge?["scope"] else { return [] }
+        var lacking: [String] = []
+        for scope in named.split(separator: " ").map(String.init)
+        where Self.isScopeToken(scope) && !held.contains(scope) && !lacking.contains(scope) {
+            lacking.append(scope)
+        }
+        return lacking
+    }
+
+    /// RFC 6749 §3.3: `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`.
+    private static func isScopeToken(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+    }
+
     /// A byte-level reader of the grammar:
     /// `challenge = scheme [ 1*SP ( token68 / #auth-param ) ]`,
     /// `auth-param = token BWS "=" BWS ( token / quoted-string )`.

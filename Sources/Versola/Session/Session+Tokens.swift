@@ -199,24 +199,41 @@ extension Session {
     /// Sends an application request with the access token (and DPoP proof): a 401 gets one
     /// refresh and one replay, a second 401 is `reauthenticate(sessionRejected)` (E10); a
     /// 401 with `insufficient_user_authentication` is `stepUp(challenge)` and the
-    /// `stepUpRequired` state (S5, A10). Every other status is returned (E10, R7).
+    /// `stepUpRequired` state (S5, A10); a 401 whose challenge names scopes the held token
+    /// lacks (`insufficient_scope` or `scope`) is `stepUp` with the held and the named scopes
+    /// together, without a refresh, which would not add scope (A20). Every other status is
+    /// returned (E10, R7).
     public func send(_ request: HTTPRequest) async throws(VersolaError) -> HTTPResponse {
         _ = try await accessToken()
         guard let current = machine.heldGrant?.grant else { throw .reauthenticate(.sessionExpired) }
         let first = try await client.send(request, grant: current)
         guard first.status == 401 else { return first }
-        if let challenge = try WWWAuthenticate(headers: first.headers).validatedStepUpChallenge() {
-            await perform(apply(.stepUpDemanded(challenge)))
-            throw .stepUp(challenge)
-        }
+        try await stepUpWhenDemanded(by: first, holding: current, refreshed: false)
         let renewed = try await refresh(from: current)
         let second = try await client.send(request, grant: renewed)
         guard second.status == 401 else { return second }
-        if let challenge = try WWWAuthenticate(headers: second.headers).validatedStepUpChallenge() {
+        try await stepUpWhenDemanded(by: second, holding: renewed, refreshed: true)
+        throw .reauthenticate(.sessionRejected)
+    }
+
+    /// Throws `stepUp` when a 401 demands a stronger sign-in (A10) or more scope than
+    /// `grant` holds (A20): the scopes granted (else those asked for), then the named ones.
+    /// A 401 `invalid_token` is about the token itself: it names more scope only once a
+    /// refreshed token is refused too.
+    private func stepUpWhenDemanded(
+        by response: HTTPResponse, holding grant: Grant, refreshed: Bool
+    ) async throws(VersolaError) {
+        let header = WWWAuthenticate(headers: response.headers)
+        if let challenge = try header.validatedStepUpChallenge() {
             await perform(apply(.stepUpDemanded(challenge)))
             throw .stepUp(challenge)
         }
-        throw .reauthenticate(.sessionRejected)
+        let tokenRefused = header.challenges.contains { $0.error == "invalid_token" }
+        guard refreshed || !tokenRefused else { return }
+        let held = grant.scope.map { $0.split(separator: " ").map(String.init) } ?? configuration.client.scopes
+        let lacking = header.scopesLacking(from: Set(held))
+        guard !lacking.isEmpty else { return }
+        throw .stepUp(StepUpChallenge(scopes: held + lacking))
     }
 }
 

@@ -29,23 +29,37 @@ struct RequestCommand {
             if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
         }
         let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
-        let result = try await CommandRunner.call(request, context)
+        let count = StepUpCount(context, method: options.effectiveMethod)
         do {
-            try stepUpWhenAsked(result)
+            return show(try await answer(request, counting: count))
         } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
             // second refusal is not followed again: its line is printed instead.
-            let retried = try await steppedUp(request, scopes: challenge.scopes)
-            try stepUpWhenAsked(retried)
-            return show(retried)
+            return show(try await steppedUp(request, scopes: challenge.scopes, counting: count))
         }
-        return show(result)
+    }
+
+    /// The API's answer, or the step-up it asks for (a 403 `insufficient_scope`, or a 401
+    /// naming more scope, A20), counted across invocations: past ``StepUpCount/limit`` in a
+    /// row, the error that says so instead.
+    private func answer(_ request: AgentRequest, counting count: StepUpCount?) async throws(CommandFailure) -> JSONValue {
+        do {
+            let result = try await CommandRunner.call(request, context)
+            try stepUpWhenAsked(result)
+            count?.settle(result)
+            return result
+        } catch .versola(.stepUp(let challenge)) where !challenge.scopes.isEmpty {
+            try count?.take(challenge)
+            throw .versola(.stepUp(challenge))
+        }
     }
 
     /// S15: the answer after the profile's one sign-in for `scopes`: the one another caller ran
     /// (this one waited for it, and sends the request once more to see), else its own.
-    private func steppedUp(_ request: AgentRequest, scopes: [String]) async throws(CommandFailure) -> JSONValue {
+    private func steppedUp(_ request: AgentRequest, scopes: [String], counting count: StepUpCount?) async throws(CommandFailure)
+        -> JSONValue
+    {
         var login = context
         login.console = StandardErrorOnly(context.console)
         var loginOptions = LoginOptions()
@@ -53,8 +67,8 @@ struct RequestCommand {
         let context = context
         let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
             () async throws(CommandFailure) -> JSONValue? in
-            let again = try await CommandRunner.call(request, context)
             do throws(CommandFailure) {
+                let again = try await CommandRunner.call(request, context)
                 try stepUpWhenAsked(again)
                 return again
             } catch .versola(.stepUp) {
@@ -63,8 +77,11 @@ struct RequestCommand {
         } signIn: { () async throws(CommandFailure) in
             try await LoginCommand(context: login, options: loginOptions, holdsSignInLock: true).run()
         }
-        if let waited { return waited }
-        return try await CommandRunner.call(request, context)
+        if let waited {
+            count?.settle(waited)
+            return waited
+        }
+        return try await answer(request, counting: count)
     }
 
     /// Whether a person is at a terminal to sign in (standard input and standard error).
