@@ -13,6 +13,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+// OpenSSL registers OPENSSL_cleanup with atexit on its first initialisation, and at exit that
+// frees its ciphers, providers and thread keys while other threads of the process may still be
+// in the middle of a seal, a digest or a TLS read (a watcher reading a record, libcurl finishing
+// a request): a crash in a process that had already done its work. Initialising it first here,
+// before any code can use it, with OPENSSL_INIT_NO_ATEXIT leaves the teardown to the kernel.
+__attribute__((constructor)) static void versola_openssl_without_exit_teardown(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 int versola_accept_close_on_exec(int listener, struct sockaddr *address, socklen_t *length) {
     return accept4(listener, address, length, SOCK_CLOEXEC);
 }

@@ -55,6 +55,8 @@ extension Session {
             client.environment.log.record(
                 VersolaLogEvent(.error, "the renewed session could not be stored (\(error)); it is kept in memory"))
             unsaved = UnsavedRecord(record: record, replacing: unsaved?.replacing ?? replacing)
+            // The store may have spilled it (P10): that change is this session's own.
+            knownGeneration = await store.generation()
             scheduleUnsavedRetry()
         }
     }
