@@ -18,7 +18,8 @@ import VersolaTestIdP
             let landing = try await HeadlessUserAgent(transport: StopAtLoopback())
                 .complete(authorizationURL: try #require(rig.browser.opened.first))
             let redirect = try #require(landing.visited.last)
-            await rig.idp.provider.arm(TestFaultRule(.token, .delay(milliseconds: 3000)))
+            // The late exchange is held at the provider until the winner has written its session.
+            await rig.idp.provider.arm(TestFaultRule(.token, .holdUntilReleased))
             let late = try rig.restarted()
             await late.start()
             let exchanges = await rig.tokenRequests(grant: "authorization_code")
@@ -35,6 +36,7 @@ import VersolaTestIdP
             try await winner.login()
             let newer = try #require(try await rig.storage.store.load())
             let revocations = await rig.idp.provider.requests(to: .revocation).count
+            await rig.idp.provider.releaseHeld()
 
             try await lateExchange.value
             _ = try? await waiting.value

@@ -9,6 +9,10 @@ public enum TestFault: Sendable, Hashable {
     case respond(status: Int, headers: [String: String] = [:], body: String = "")
     /// Wait this many milliseconds (real time), then handle the request normally.
     case delay(milliseconds: Int)
+    /// Hold the request until ``TestProvider/releaseHeld()`` (or a minute), then handle it
+    /// normally: for a scenario that needs another event to happen while it is in flight,
+    /// whatever the machine's speed.
+    case holdUntilReleased
     /// Close the next connection before reading anything (connection level: the
     /// endpoint is not known yet, so this applies to whichever request comes next).
     case closeBeforeReading

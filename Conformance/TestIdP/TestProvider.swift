@@ -39,6 +39,8 @@ public actor TestProvider {
     var authorizationServerNonces: [String] = []
     var resourceServerNonces: [String] = []
     var faultRules: [TestFaultRule] = []
+    /// Requests a `holdUntilReleased` fault holds.
+    var heldRequests: [CheckedContinuation<Void, Never>] = []
     var log: [RecordedRequest] = []
     /// Base URL of the separate resource server, when one runs (its own origin).
     var resourceBaseURL: String?
@@ -259,6 +261,10 @@ public actor TestProvider {
                 waited = true
                 try? await Task.sleep(for: .milliseconds(milliseconds))
                 continue
+            case .holdUntilReleased:
+                waited = true
+                await hold()
+                continue
             case .closeAfterReading: return .closeWithoutAnswer
             case .reset: return .reset
             case .redirect(let location):
@@ -332,14 +338,16 @@ extension TestFault {
     /// Faults that replace the whole answer, applied before the endpoint runs.
     var isTransportLevel: Bool {
         switch self {
-        case .respond, .delay, .closeAfterReading, .reset, .redirect: true
+        case .respond, .delay, .holdUntilReleased, .closeAfterReading, .reset, .redirect: true
         default: false
         }
     }
 
     var isDelay: Bool {
-        if case .delay = self { return true }
-        return false
+        switch self {
+        case .delay, .holdUntilReleased: true
+        default: false
+        }
     }
 }
 
