@@ -238,6 +238,18 @@ struct ResourceMCPCommandScenarios {
         await documents.stop()
     }
 
+    /// Signs in for the stand-in's MCP endpoint, then runs `versola request` for it on a
+    /// terminal of its own (util-linux script(1)), as a person would.
+    static func signedInRequestOnATerminal(_ cli: CLIHarness) async throws -> CLIHarness.Outcome {
+        let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+        let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
+        try #require(login.status == 0, "\(login.stderr)")
+        let stem = cli.home.path + "/terminal"
+        let command = ShellWord.quoted(CLIHarness.executable) + " request " + ShellWord.quoted(mcp)
+        let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
+        return await cli.finished(pid, stem: stem)
+    }
+
     @Test(
         "A20: on a terminal, the 403 insufficient_scope (or a 401 naming more scope) leads to the browser sign-in for the union of scopes and the request once more, answered (MCP auth/scope-step-up)",
         arguments: [403, 401])
@@ -248,14 +260,7 @@ struct ResourceMCPCommandScenarios {
             $0.protectedResourceInsufficientScopeStatus = status
         }
         try await withHarness(cli) { cli in
-            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
-            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
-            try #require(login.status == 0, "\(login.stderr)")
-            // util-linux script(1) runs the request on a terminal of its own, as a person would.
-            let stem = cli.home.path + "/terminal"
-            let command = ShellWord.quoted(CLIHarness.executable) + " request " + ShellWord.quoted(mcp)
-            let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
-            let outcome = await cli.finished(pid, stem: stem)
+            let outcome = try await Self.signedInRequestOnATerminal(cli)
             #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
             #expect(outcome.stdout.contains("\"resource\":\"ok\""), "the API's answer after the step-up: \(outcome.stdout)")
             let authorize = try #require(await cli.idp.provider.requests(to: .authorize).last)
@@ -273,13 +278,7 @@ struct ResourceMCPCommandScenarios {
             $0.protectedResourceNeverSatisfied = true
         }
         try await withHarness(cli) { cli in
-            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
-            let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
-            try #require(login.status == 0, "\(login.stderr)")
-            let stem = cli.home.path + "/terminal"
-            let command = ShellWord.quoted(CLIHarness.executable) + " request " + ShellWord.quoted(mcp)
-            let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
-            let outcome = await cli.finished(pid, stem: stem)
+            let outcome = try await Self.signedInRequestOnATerminal(cli)
             #expect(outcome.status == 5, "the step-up category: \(outcome.stdout)")
             #expect(outcome.stdout.contains("--scope tools:write"), "\(outcome.stdout)")
             #expect(await cli.idp.provider.requests(to: .authorize).count == 2, "one step-up, not a loop")

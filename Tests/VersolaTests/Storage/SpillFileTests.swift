@@ -79,13 +79,9 @@ import VersolaTesting
 
     @Test("P10 S12: a spill is stale once another write follows, and a wipe removes it")
     func staleSpillIsDropped() async throws {
-        let directory = try TemporaryDirectory()
-        let spillDirectory = directory.file("run/versola/spill")
-        let store = try Self.store(directory, spill: spillDirectory)
-        try await store.save(StorageSamples.minimal)
-        let spill = try #require(store.spill)
+        let (store, spill, generation, _, directory) = try await Self.signedInStore()
+        defer { withExtendedLifetime(directory) {} }
         // A spill left for the generation now current…
-        let generation = ProfileWatcher.readGeneration(store.directory.generationPath)
         try spill.write(sealed: try await Self.sealed(Self.rotated, by: store), following: generation)
         #expect(try await store.load()?.refreshToken == "rotated-SECRET")
         // …is stale after another process's write (a new sign-in), and removed.
@@ -101,18 +97,25 @@ import VersolaTesting
 
     @Test("P10 L4: a spill that another key sealed, or that is not user-only, is never taken")
     func foreignSpillIsIgnored() async throws {
-        let directory = try TemporaryDirectory()
-        let spillDirectory = directory.file("run/versola/spill")
-        let store = try Self.store(directory, spill: spillDirectory)
-        try await store.save(StorageSamples.minimal)
-        let spill = try #require(store.spill)
-        let generation = ProfileWatcher.readGeneration(store.directory.generationPath)
+        let (store, spill, generation, spillDirectory, directory) = try await Self.signedInStore()
+        defer { withExtendedLifetime(directory) {} }
         let other = try Self.store(try TemporaryDirectory(), spill: spillDirectory, key: .generate())
         try spill.write(sealed: try await Self.sealed(Self.rotated, by: other), following: generation)
         #expect(try await store.load()?.refreshToken == StorageSamples.minimal.refreshToken)
         try spill.write(sealed: try await Self.sealed(Self.rotated, by: store), following: generation)
         chmod(spill.path, 0o644)
         #expect(try await store.load()?.refreshToken == StorageSamples.minimal.refreshToken)
+    }
+
+    /// A store holding a record, its spill file (none written yet), the generation the record
+    /// made, the spill directory, and the temporary directory under both (removed when released).
+    static func signedInStore() async throws -> (FileSessionStore, SpillFile, UInt64, String, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let spillDirectory = directory.file("run/versola/spill")
+        let store = try Self.store(directory, spill: spillDirectory)
+        try await store.save(StorageSamples.minimal)
+        let spill = try #require(store.spill)
+        return (store, spill, ProfileWatcher.readGeneration(store.directory.generationPath), spillDirectory, directory)
     }
 
     /// The record sealed as `store` seals it: saved by a store of the same profile and key
