@@ -188,6 +188,26 @@ import VersolaTestIdP
         }
     }
 
+    @Test("A7: a provider that advertises only none or HMAC ID tokens is refused before any browser opens, naming its list")
+    func onlyUnacceptedIDTokenAlgorithms() async throws {
+        for listed in [["none"], ["HS256"]] {
+            let rig = try await EngineRig(configure: { $0.idTokenSigningAlgorithmsSupported = listed })
+            try await withRig(rig) { rig in
+                do throws(VersolaError) {
+                    _ = try await rig.client.login(timeout: .seconds(300))
+                    Issue.record("login succeeded with only \(listed) advertised")
+                } catch {
+                    #expect(error.cause == "providerUnsupported", "got \(error)")
+                    // The person sees what the provider lists, not an empty list (oidctest's
+                    // rp-id_token-sig-none provider showed "(provider: )").
+                    guard case .configuration(let detail) = error else { return }
+                    #expect(detail.reason?.contains("lists \(listed[0]);") == true, "got \(error)")
+                }
+                #expect(rig.browser.opened.isEmpty)
+            }
+        }
+    }
+
     // MARK: E14
 
     @Test("E14: a token endpoint's invalid_request keeps its error_description, control characters stripped")

@@ -33,7 +33,8 @@ extension TestProvider {
         }
         if openID {
             document["subject_types_supported"] = ["public"]
-            document["id_token_signing_alg_values_supported"] = ["RS256", "ES256"]
+            document["id_token_signing_alg_values_supported"] = .array(
+                configuration.idTokenSigningAlgorithmsSupported.map { .string($0) })
             document["claims_supported"] = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "name", "email"]
         }
         if let methods = configuration.codeChallengeMethodsSupported {

@@ -105,6 +105,9 @@ public struct TestProviderConfiguration: Sendable {
     /// `code_challenge_methods_supported` as advertised; nil omits the member (the provider
     /// still accepts only S256).
     public var codeChallengeMethodsSupported: [String]? = ["S256"]
+    /// `id_token_signing_alg_values_supported` as advertised (ID tokens are still signed with
+    /// the provider's RS256 or ES256 key).
+    public var idTokenSigningAlgorithmsSupported = ["RS256", "ES256"]
     /// Require every token request to carry a DPoP proof.
     public var requireDPoP = false
     /// Require the authorization server's nonce in DPoP proofs (`use_dpop_nonce`).

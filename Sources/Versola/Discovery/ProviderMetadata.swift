@@ -271,9 +271,13 @@ public struct ProviderMetadata: Sendable, Hashable {
                     : "DPoP is required but ES256 is not among dpop_signing_alg_values_supported; \(fix)", whole: false)
         }
         if idTokenAlgorithms(for: configuration).isEmpty {
-            let advertised = idTokenSigningAlgorithmsSupported.map { $0.map(\.rawValue).sorted() } ?? []
+            // The document's own list: the parsed one has already dropped what is never
+            // accepted (`none`, HMAC), which is exactly what the person needs to see.
+            let advertised = document["id_token_signing_alg_values_supported"]?.array?.compactMap(\.string) ?? []
+            let accepted = configuration.idTokenAlgorithms.map(\.rawValue).sorted().joined(separator: ", ")
             throw Self.unsupported(
-                "no allowed ID token algorithm is advertised (provider: \(advertised.joined(separator: ", ")))",
+                "no ID token algorithm versola accepts is advertised: id_token_signing_alg_values_supported lists "
+                    + "\(Self.listed(advertised)); versola accepts \(accepted) (never none, never HMAC)",
                 whole: false)
         }
     }
