@@ -8,7 +8,9 @@
 # tokens, DPoP with ES256 ID tokens, and DPoP with server nonces mandatory. Then runs
 # Conformance/interop/idpyoidc.sh (idpyoidc from PyPI in a virtual environment under the
 # build directory, an https provider with a private CA made at run time: Bearer, DPoP, and
-# PAR with DPoP), Conformance/interop/mcp.sh (FastMCP from PyPI, the same way: an MCP server
+# PAR with DPoP), Conformance/interop/oidctest.sh (the OpenID Foundation's RP tests from PyPI
+# in a virtual environment under the build directory: every test id of the Basic and Config
+# RP profiles against its expected outcome, printed as a table), Conformance/interop/mcp.sh (FastMCP from PyPI, the same way: an MCP server
 # signed in to from its URL alone, A19, then servers with no refresh token, a scope step-up
 # and metadata only at the root), and the runner against `versola-test-idp
 # --auto-login`. Each provider run also sends `versola request` to its UserInfo endpoint.
@@ -135,6 +137,9 @@ echo "== glewlwyd, DPoP with nonces mandatory, ES256 ID tokens"
 
 echo "== idpyoidc"
 bash "$interop/idpyoidc.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
+
+echo "== oidctest (the OpenID Foundation's RP tests, Basic and Config RP profiles)"
+bash "$interop/oidctest.sh" --versola "$versola" --build "$build" || status=1
 
 echo "== FastMCP (resource-first sign-in)"
 bash "$interop/mcp.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
