@@ -13,11 +13,16 @@ the drive with fresh XDG directories and no agent, and names the outcome:
   refuse:<category>.<cause> a command failed with that error (E13 JSON on stderr)
   unresolved / ended        the observations of the claim-sources and end-session drives
 
+A pass where the test planted something is checked for it: the ID token header carries
+the `alg=` of the `op` column (and no kid for nokid1jwks), and a rotation test shows a key
+rotation at the provider before each ID token.
+
 A row matches when the outcome equals its `expect`; rows with drive `-` are not run
 (`not-run`). A mandatory row (profile C or CNF) may not be "not supported". Prints the
 table (test id, profile, expected with rule, got, result) and exits 1 when a row differs.
 """
 import argparse
+import base64
 import json
 import os
 import subprocess
@@ -135,12 +140,33 @@ def claims_parameter(member):
     return ["--auth-param", "claims=" + json.dumps({member: {"name": {"essential": True}}})]
 
 
-def drive(run, name):
+def planted_in_id_token(run, op):
+    """After a sign-in that passed: whether the ID token carried what the test planted (its
+    `alg=`, no `kid` for nokid1jwks), read from its header; None when it did. The token is
+    read into memory only, never printed."""
+    settings = dict(setting.partition("=")[::2] for setting in op.split() if "=" in setting)
+    algorithm = settings.get("alg")
+    without_kid = "nokid1jwks" in settings.get("behavior", "").split(",")
+    if not algorithm and not without_kid:
+        return None
+    status, token = run.versola("token", "--token", "id", "--format", "raw")
+    if status != 0:
+        return run.refusal()
+    encoded = token.strip().split(".")[0]
+    header = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    if algorithm and header.get("alg") != algorithm:
+        return f"the ID token is signed {header.get('alg')}, not {algorithm}"
+    if without_kid and "kid" in header:
+        return "the ID token's header names a kid"
+    return None
+
+
+def drive(run, name, op):
     """Runs the named drive; returns its outcome."""
     run.register("client_secret_post" if name == "login-secret-post" else "client_secret_basic",
                  post_logout=name == "end-session")
     if name in ("login", "login-secret-post"):
-        return run.login() or "pass"
+        return run.login() or planted_in_id_token(run, op) or "pass"
     if name == "login-twice":
         first = run.login()
         if first:
@@ -244,7 +270,7 @@ def main():
             home = Path(tempfile.mkdtemp(prefix=row["test"] + ".", dir=args.work))
             run = Run(args, row["test"], home)
             try:
-                got = with_reason(drive(run, row["drive"]), row["expect"], run.reason)
+                got = with_reason(drive(run, row["drive"], row["op"]), row["expect"], run.reason)
             except (OSError, ValueError, KeyError) as error:
                 got = f"error: {type(error).__name__}: {error}"
             log = run.log
