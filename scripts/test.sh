@@ -82,7 +82,7 @@ bash scripts/conformance.sh --from-logs "$unit_log" "$command_log"
 # The desktop run and interop mostly wait on their programs and providers, and the sanitizer's
 # build is the run's longest compile: they run side by side (the two one after the other, each
 # with its own log), and the sanitizer's tests then start on a quiet machine.
-stage "desktop (the GTK example on Xvfb, L7) and interop (glewlwyd, idpyoidc, FastMCP, versola-test-idp) beside the thread sanitizer's build"
+stage "desktop (the GTK example on Xvfb, L7) and interop (glewlwyd, idpyoidc, oidctest, FastMCP, versola-test-idp) beside the thread sanitizer's build"
 desktop_log=$(temp_file)
 interop_log=$(temp_file)
 (

@@ -163,6 +163,10 @@ def planted_in_id_token(run, op):
 
 def drive(run, name, op):
     """Runs the named drive; returns its outcome."""
+    if name == "login-unregistered":
+        status, _ = run.versola("login", "--issuer", run.issuer, "--port", str(run.args.port),
+                                "--browser-command", BROWSER)
+        return "pass" if status == 0 else run.refusal()
     run.register("client_secret_post" if name == "login-secret-post" else "client_secret_basic",
                  post_logout=name == "end-session")
     if name in ("login", "login-secret-post"):
