@@ -13,16 +13,7 @@ struct SingleSignInRequestScenarios {
     @Test("S15 A20: request callers on terminals that need a step-up at once share one browser tab, request and code exchange, and leave one live grant",
           arguments: [2, 6, 20])
     func requestCallersShareOneSignIn(callers: Int) async throws {
-        let cli = try await ResourceMCPCommandScenarios.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
-        }
-        try await withHarness(cli) { cli in
-            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
-            let login = try await cli.run(
-                ["login", "--resource", mcp, "--browser-command", try SingleSignInScenarios.countingBrowser(cli)])
-            try #require(login.status == 0, "\(login.stderr)")
-            unlink(cli.home.path + "/launches")
+        try await Self.withSignedInForLessScope { cli, mcp in
             let authorize = await cli.requestCount(.authorize)
             let exchanges = await Self.codeExchanges(cli)
             let liveBefore = await cli.idp.provider.liveFamilyCount
@@ -50,6 +41,68 @@ struct SingleSignInRequestScenarios {
             // The grant the step-up replaced is the first login's, not the callers': no rule
             // revokes it. The callers leave one grant, the session's, and none that lost a race.
             #expect(live == 1, "grants the callers' sign-in left alive at the provider: the session's alone")
+        }
+    }
+
+    @Test("S15 A20: a request caller's own wait limit ends only it; killing the owner of the step-up sign-in lets a waiting request caller sign in")
+    func killedOwnerFreesRequestCallers() async throws {
+        try await Self.withSignedInForLessScope { cli, mcp in
+            try #require(FileManager.default.createFile(atPath: cli.home.path + "/hang", contents: Data()))
+            defer { for pid in SingleSignInScenarios.launches(cli) { kill(pid, SIGKILL) } }
+            let command = "'\(CLIHarness.executable)' request '\(mcp)'"
+            func terminal(_ name: String, _ environment: [String: String] = [:]) throws -> (pid: pid_t, stem: String) {
+                let stem = cli.home.path + "/" + name
+                return (try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], extraEnvironment: environment, stem: stem), stem)
+            }
+            // The owner's browser is open, and never finishes.
+            let owner = try terminal("owner")
+            try #require(await cli.contents(of: cli.home.path + "/launches", containing: "\n") != nil, "the owner opened no browser")
+            let impatient = try terminal("impatient", ["VERSOLA_SIGN_IN_WAIT": "1"])
+            let gaveUp = await cli.finished(impatient.pid, stem: impatient.stem)
+            #expect(gaveUp.status != 0 && gaveUp.stdout.contains("waiting for the sign-in already running"), "\(gaveUp.stdout)")
+            #expect(gaveUp.stdout.contains("gave up after 1 s"), "\(gaveUp.stdout)")
+            #expect(kill(owner.pid, 0) == 0, "the owner runs on")
+            let waiter = try terminal("waiter")
+            #expect(await cli.contents(of: waiter.stem + ".out", containing: "waiting for the sign-in already running") != nil)
+            let signingIn = try #require(Self.command(under: owner.pid), "no versola under the owner's terminal")
+            kill(signingIn, SIGKILL)
+            _ = await cli.finished(owner.pid, stem: owner.stem)
+            let taken = await cli.finished(waiter.pid, stem: waiter.stem)
+            #expect(taken.status == 0, "\(taken.stdout)")
+            #expect(taken.stdout.contains("\"resource\":\"ok\""), "the API's answer after the waiter's own sign-in: \(taken.stdout)")
+            #expect(SingleSignInScenarios.launches(cli).count == 2, "the waiter opened the one browser after the owner died")
+        }
+    }
+
+    /// The `versola request` process under the terminal `pid` (its shell may run it as a child,
+    /// or exec it; the front execs the engine in place).
+    static func command(under pid: pid_t) -> pid_t? {
+        var queue = [pid]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            let arguments = (FileManager.default.contents(atPath: "/proc/\(next)/cmdline") ?? Data()).split(separator: 0)
+                .map { String(decoding: $0, as: UTF8.self) }
+            if next != pid, arguments.dropFirst().first == "request" { return next }
+            let children = (try? String(contentsOfFile: "/proc/\(next)/task/\(next)/children", encoding: .utf8)) ?? ""
+            queue += children.split(separator: " ").compactMap { pid_t($0) }
+        }
+        return nil
+    }
+
+    /// Runs `body` with a session for the stand-in's MCP endpoint (signed in with the counting
+    /// browser, none of its launches counted yet) that holds less scope than the endpoint wants.
+    static func withSignedInForLessScope(_ body: (CLIHarness, String) async throws -> Void) async throws {
+        let cli = try await ResourceMCPCommandScenarios.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(
+                ["login", "--resource", mcp, "--browser-command", try SingleSignInScenarios.countingBrowser(cli)])
+            try #require(login.status == 0, "\(login.stderr)")
+            unlink(cli.home.path + "/launches")
+            try await body(cli, mcp)
         }
     }
 
