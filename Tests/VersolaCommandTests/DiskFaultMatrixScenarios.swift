@@ -79,7 +79,12 @@ struct DiskFaultMatrixScenarios {
                 cells.append(cell)
             }
         }
-        print(Self.table(runner, cells))
+        let table = Self.table(runner, cells)
+        print(table)
+        // For the conformance report (scripts/conformance.sh prints it after the in-process matrix).
+        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/fault-matrix-process-\(runner == .agent ? "agent" : "no-agent").md")
+        try? (table + "\n").write(to: output, atomically: true, encoding: .utf8)
     }
 
     static func library() throws -> String {
