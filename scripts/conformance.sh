@@ -30,6 +30,13 @@ if [ -f .build/fault-matrix.tsv ]; then
   if [ -f .build/fault-matrix-storage.tsv ]; then tables+=(.build/fault-matrix-storage.tsv); fi
   python3 scripts/support/fault-matrix-table.py "${tables[@]}"
 fi
+# The disk fault matrix through real processes (DiskFaultMatrixScenarios), one table per runner.
+for table in .build/fault-matrix-process-agent.md .build/fault-matrix-process-no-agent.md; do
+  if [ -f "$table" ]; then
+    echo
+    cat "$table"
+  fi
+done
 if [ "$status" -ne 0 ]; then
   grep -E '✘' "$log" | head -n 40 >&2
   exit "$status"

@@ -18,8 +18,9 @@ fi
 # The Secret Service end-to-end tests (KeyringProcessScenarios) run a real GNOME Keyring on a
 # private D-Bus session bus: dbus-daemon and dbus-send, gnome-keyring-daemon and secret-tool.
 # The L7 scenarios register a private-use scheme handler with xdg-mime (xdg-utils). The device
-# sign-in's QR code is drawn with libqrencode (loaded at run time) and read back with zbarimg.
-VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools xdg-utils libqrencode4 zbar-tools" install_deps
+# sign-in's QR code is drawn with libqrencode (loaded at run time) and read back with zbarimg;
+# its screen is captured in tmux (DeviceScreenScenarios, scripts/device-screen.sh).
+VERSOLA_EXTRA_PACKAGES="dbus-daemon dbus-bin gnome-keyring libsecret-tools xdg-utils libqrencode4 zbar-tools tmux" install_deps
 
 stage "shellcheck (scripts/ and Conformance/interop/)"
 bash scripts/shellcheck.sh

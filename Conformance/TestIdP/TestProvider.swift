@@ -127,6 +127,12 @@ public actor TestProvider {
     /// The number of refresh token families revoked, for scenarios that assert none was.
     public var revokedFamilyCount: Int { revokedFamilies.count }
 
+    /// The number of grants still alive: refresh token families holding a token that was
+    /// neither spent by a rotation nor revoked (S15: one sign-in leaves one).
+    public var liveFamilyCount: Int {
+        Set(refreshTokens.values.filter { !$0.rotated && !revokedFamilies.contains($0.family) }.map(\.family)).count
+    }
+
     // MARK: Serving
 
     /// Decides, before reading, what to do with a new connection (consumes a

@@ -49,7 +49,8 @@ struct FullDiskProcessScenarios {
 
     /// How the disk refuses the write. (A read-only remount cannot stand in for EROFS here: the
     /// refreshing process holds the profile's lock file open for writing, so the kernel refuses
-    /// the remount with EBUSY for as long as the refresh runs.)
+    /// the remount with EBUSY for as long as the refresh runs. DiskFaultMatrixScenarios has
+    /// EROFS, EIO, EDQUOT and a failing rename from a preloaded library instead.)
     enum Fault: String, CaseIterable, Sendable {
         /// ENOSPC: the file system fills up.
         case full

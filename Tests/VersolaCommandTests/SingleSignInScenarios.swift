@@ -49,8 +49,8 @@ struct SingleSignInScenarios {
         (try? JSONValue(parsing: outcome.stdout))?["status"]?["token"]?.string
     }
 
-    @Test("S15: callers that need a sign-in at once share one browser tab, request and code exchange",
-          arguments: [2, 6])
+    @Test("S15: callers that need a sign-in at once share one browser tab, request and code exchange, and leave one live grant",
+          arguments: [2, 6, 20])
     func callersShareOneSignIn(callers: Int) async throws {
         let cli = try await CLIHarness()
         try await withHarness(cli) { cli in
@@ -70,10 +70,12 @@ struct SingleSignInScenarios {
             let launches = Self.launches(cli).count
             let pushed = await cli.requestCount(.par) - par, authorized = await cli.requestCount(.authorize) - authorize
             let exchanged = await cli.requestCount(.token) - exchanges
-            print("S15 \(callers) callers: \(launches) browser launches, \(pushed) PAR, \(authorized) authorize, \(exchanged) token")
+            let live = await cli.idp.provider.liveFamilyCount
+            print("S15 \(callers) callers: \(launches) browser launches, \(pushed) PAR, \(authorized) authorize, \(exchanged) token, \(live) live grant")
             #expect(launches == 1, "browser launches")
             #expect(pushed <= 1 && authorized == 1, "authorization requests: \(pushed) pushed, \(authorized) at authorize")
             #expect(exchanged == 1, "code exchanges")
+            #expect(live == 1, "live grants at the provider: the session's alone")
         }
     }
 

@@ -31,39 +31,45 @@ struct RequestCommand {
         let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
         let count = StepUpCount(context, method: options.effectiveMethod)
         do {
-            return show(try await answer(request, counting: count))
+            // On a terminal a refusal is counted by the sign-in it leads to, not here: callers
+            // that wait for another's sign-in (S15) have no step-up of their own to count.
+            return show(try await answer(request, counting: count, takingStepUp: !interactive))
         } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
             // second refusal is not followed again: its line is printed instead.
-            return show(try await steppedUp(request, scopes: challenge.scopes, counting: count))
+            return show(try await steppedUp(request, challenge: challenge, counting: count))
         }
     }
 
     /// The API's answer, or the step-up it asks for (a 403 `insufficient_scope`, or a 401
     /// naming more scope, A20), counted across invocations: past ``StepUpCount/limit`` in a
     /// row, the error that says so instead.
-    private func answer(_ request: AgentRequest, counting count: StepUpCount?) async throws(CommandFailure) -> JSONValue {
+    private func answer(_ request: AgentRequest, counting count: StepUpCount?, takingStepUp: Bool = true)
+        async throws(CommandFailure) -> JSONValue
+    {
         do {
             let result = try await CommandRunner.call(request, context)
             try stepUpWhenAsked(result)
             count?.settle(result)
             return result
         } catch .versola(.stepUp(let challenge)) where !challenge.scopes.isEmpty {
-            try count?.take(challenge)
+            if takingStepUp { try count?.take(challenge) }
             throw .versola(.stepUp(challenge))
         }
     }
 
-    /// S15: the answer after the profile's one sign-in for `scopes`: the one another caller ran
-    /// (this one waited for it, and sends the request once more to see), else its own.
-    private func steppedUp(_ request: AgentRequest, scopes: [String], counting count: StepUpCount?) async throws(CommandFailure)
+    /// S15: the answer after the profile's one sign-in for the challenge's scopes: the one
+    /// another caller ran (this one waited for it, and sends the request once more to see), else
+    /// its own, which alone counts as a step-up.
+    private func steppedUp(_ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?)
+        async throws(CommandFailure)
         -> JSONValue
     {
         var login = context
         login.console = StandardErrorOnly(context.console)
         var loginOptions = LoginOptions()
-        loginOptions.scopes = scopes
+        loginOptions.scopes = challenge.scopes
         let context = context
         let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
             () async throws(CommandFailure) -> JSONValue? in
@@ -75,6 +81,7 @@ struct RequestCommand {
                 return nil
             }
         } signIn: { () async throws(CommandFailure) in
+            try count?.take(challenge)
             try await LoginCommand(context: login, options: loginOptions, holdsSignInLock: true).run()
         }
         if let waited {

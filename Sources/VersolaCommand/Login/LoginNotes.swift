@@ -11,7 +11,7 @@ enum LoginNotes {
     static func dpopLine(mode: DPoPMode, usesDPoP: Bool) -> String {
         switch (mode, usesDPoP) {
         case (.off, _): "Tokens: Bearer (--dpop off).\n"
-        case (_, true): "Tokens: DPoP-bound (the provider advertises ES256 proofs; --dpop off for Bearer).\n"
+        case (_, true): "Tokens: DPoP-bound (the provider advertises ES256; --dpop off for Bearer).\n"
         case (_, false): "Tokens: Bearer (the provider does not advertise DPoP).\n"
         }
     }

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VersolaTestIdP
+
+/// S15 for `versola request` callers: N of them at once, each on a terminal of its own
+/// (script(1)), ask an API that wants more scope than the session holds (A20's step-up). One
+/// of them signs in for the scopes; the others wait for that sign-in and send their request
+/// once more: one browser launch, one authorization request, one code exchange, N answers,
+/// and at the provider no new live grant but the session's. Each waiter counts no step-up of
+/// its own (A20's limit of two in a row is the owner's to take).
+@Suite("S15: versola request callers share one step-up sign-in", .serialized)
+struct SingleSignInRequestScenarios {
+    @Test("S15 A20: request callers on terminals that need a step-up at once share one browser tab, request and code exchange, and leave one live grant",
+          arguments: [2, 6, 20])
+    func requestCallersShareOneSignIn(callers: Int) async throws {
+        try await Self.withSignedInForLessScope { cli, mcp in
+            let authorize = await cli.requestCount(.authorize)
+            let exchanges = await Self.codeExchanges(cli)
+            let liveBefore = await cli.idp.provider.liveFamilyCount
+            let command = "'\(CLIHarness.executable)' request '\(mcp)'"
+            let outcomes = try await withThrowingTaskGroup(of: CLIHarness.Outcome.self) { group in
+                for caller in 0..<callers {
+                    let stem = cli.home.path + "/terminal-\(caller)"
+                    let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem)
+                    group.addTask { await cli.finished(pid, stem: stem) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                #expect(outcome.status == 0, "\(outcome.stdout)")
+                #expect(outcome.stdout.contains("\"resource\":\"ok\""), "the API's answer: \(outcome.stdout)")
+            }
+            let launches = SingleSignInScenarios.launches(cli).count
+            let authorized = await cli.requestCount(.authorize) - authorize
+            let exchanged = await Self.codeExchanges(cli) - exchanges
+            let live = await cli.idp.provider.liveFamilyCount - liveBefore
+            print("S15 \(callers) request callers: \(launches) browser launches, \(authorized) authorize, \(exchanged) code exchanges, \(live) new live grant (\(liveBefore) before)")
+            #expect(launches == 1, "browser launches")
+            #expect(authorized == 1, "authorization requests")
+            #expect(exchanged == 1, "code exchanges")
+            // The grant the step-up replaced is the first login's, not the callers': no rule
+            // revokes it. The callers leave one grant, the session's, and none that lost a race.
+            #expect(live == 1, "grants the callers' sign-in left alive at the provider: the session's alone")
+        }
+    }
+
+    @Test("S15 A20: a request caller's own wait limit ends only it; killing the owner of the step-up sign-in lets a waiting request caller sign in")
+    func killedOwnerFreesRequestCallers() async throws {
+        try await Self.withSignedInForLessScope { cli, mcp in
+            try #require(FileManager.default.createFile(atPath: cli.home.path + "/hang", contents: Data()))
+            defer { for pid in SingleSignInScenarios.launches(cli) { kill(pid, SIGKILL) } }
+            let command = "'\(CLIHarness.executable)' request '\(mcp)'"
+            func terminal(_ name: String, _ environment: [String: String] = [:]) throws -> (pid: pid_t, stem: String) {
+                let stem = cli.home.path + "/" + name
+                return (try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], extraEnvironment: environment, stem: stem), stem)
+            }
+            // The owner's browser is open, and never finishes.
+            let owner = try terminal("owner")
+            try #require(await cli.contents(of: cli.home.path + "/launches", containing: "\n") != nil, "the owner opened no browser")
+            let impatient = try terminal("impatient", ["VERSOLA_SIGN_IN_WAIT": "1"])
+            let gaveUp = await cli.finished(impatient.pid, stem: impatient.stem)
+            #expect(gaveUp.status != 0 && gaveUp.stdout.contains("waiting for the sign-in already running"), "\(gaveUp.stdout)")
+            #expect(gaveUp.stdout.contains("gave up after 1 s"), "\(gaveUp.stdout)")
+            #expect(kill(owner.pid, 0) == 0, "the owner runs on")
+            let waiter = try terminal("waiter")
+            #expect(await cli.contents(of: waiter.stem + ".out", containing: "waiting for the sign-in already running") != nil)
+            let signingIn = try #require(Self.command(under: owner.pid), "no versola under the owner's terminal")
+            kill(signingIn, SIGKILL)
+            _ = await cli.finished(owner.pid, stem: owner.stem)
+            let taken = await cli.finished(waiter.pid, stem: waiter.stem)
+            #expect(taken.status == 0, "\(taken.stdout)")
+            #expect(taken.stdout.contains("\"resource\":\"ok\""), "the API's answer after the waiter's own sign-in: \(taken.stdout)")
+            #expect(SingleSignInScenarios.launches(cli).count == 2, "the waiter opened the one browser after the owner died")
+        }
+    }
+
+    /// The `versola request` process under the terminal `pid` (its shell may run it as a child,
+    /// or exec it; the front execs the engine in place).
+    static func command(under pid: pid_t) -> pid_t? {
+        var queue = [pid]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            let arguments = (FileManager.default.contents(atPath: "/proc/\(next)/cmdline") ?? Data()).split(separator: 0)
+                .map { String(decoding: $0, as: UTF8.self) }
+            if next != pid, arguments.dropFirst().first == "request" { return next }
+            let children = (try? String(contentsOfFile: "/proc/\(next)/task/\(next)/children", encoding: .utf8)) ?? ""
+            queue += children.split(separator: " ").compactMap { pid_t($0) }
+        }
+        return nil
+    }
+
+    /// Runs `body` with a session for the stand-in's MCP endpoint (signed in with the counting
+    /// browser, none of its launches counted yet) that holds less scope than the endpoint wants.
+    static func withSignedInForLessScope(_ body: (CLIHarness, String) async throws -> Void) async throws {
+        let cli = try await ResourceMCPCommandScenarios.harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            let login = try await cli.run(
+                ["login", "--resource", mcp, "--browser-command", try SingleSignInScenarios.countingBrowser(cli)])
+            try #require(login.status == 0, "\(login.stderr)")
+            unlink(cli.home.path + "/launches")
+            try await body(cli, mcp)
+        }
+    }
+
+    /// The authorization-code exchanges the provider saw.
+    static func codeExchanges(_ cli: CLIHarness) async -> Int {
+        await cli.idp.provider.requests(to: .token).filter { $0.formValue("grant_type") == "authorization_code" }.count
+    }
+}
