@@ -1,0 +1,60 @@
+"""The one check every fixture of the tools stage makes: is this a live access token of the
+test provider? Its access tokens are opaque, so the answer is its UserInfo endpoint's: 200
+for a live token, 401 for an unknown, expired or revoked one.
+
+A token is never logged or kept; callers log the outcome only.
+"""
+
+import base64
+import binascii
+import json
+import sys
+import urllib.error
+import urllib.request
+
+
+class LiveTokenCheck:
+    """Asks UserInfo at `userinfo_url` about each token; counts the outcomes for the log."""
+
+    def __init__(self, userinfo_url):
+        self.userinfo_url = userinfo_url
+
+    def subject(self, token):
+        """The token's `sub` when the provider says it is live, else None."""
+        if not token:
+            return None
+        request = urllib.request.Request(self.userinfo_url, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                claims = json.load(answer)
+        except urllib.error.HTTPError as error:
+            if error.code != 401:
+                log(f"UserInfo answered {error.code}")
+            return None
+        except (OSError, ValueError) as error:
+            log(f"UserInfo could not be asked: {error}")
+            return None
+        subject = claims.get("sub") if isinstance(claims, dict) else None
+        return subject if isinstance(subject, str) and subject else None
+
+
+def basic_credentials(header):
+    """(username, password) from an `Authorization: Basic …` header, or None."""
+    scheme, _, value = (header or "").partition(" ")
+    if scheme.lower() != "basic":
+        return None
+    try:
+        username, colon, password = base64.b64decode(value.strip(), validate=True).decode("utf-8").partition(":")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return (username, password) if colon else None
+
+
+def discover_userinfo(issuer):
+    """The provider's UserInfo endpoint, from its discovery document."""
+    with urllib.request.urlopen(issuer.rstrip("/") + "/.well-known/openid-configuration", timeout=10) as answer:
+        return json.load(answer)["userinfo_endpoint"]
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
