@@ -2,12 +2,16 @@
 test provider? Its access tokens are opaque, so the answer is its UserInfo endpoint's: 200
 for a live token, 401 for an unknown, expired or revoked one.
 
-A token is never logged or kept; callers log the outcome only.
+A token is never logged or kept; callers log the outcome only. With $TOOLS_TOKEN_HASHES set,
+the SHA-256 of each token checked is appended to that file, so that the stage can look for any
+of them in every output and log afterwards (tools/leak_scan.py) without ever holding them.
 """
 
 import base64
 import binascii
+import hashlib
 import json
+import os
 import sys
 import urllib.error
 import urllib.request
@@ -23,6 +27,10 @@ class LiveTokenCheck:
         """The token's `sub` when the provider says it is live, else None."""
         if not token:
             return None
+        hashes = os.environ.get("TOOLS_TOKEN_HASHES")
+        if hashes:
+            with open(hashes, "a") as file:
+                file.write(hashlib.sha256(token.encode()).hexdigest() + "\n")
         request = urllib.request.Request(self.userinfo_url, headers={"Authorization": f"Bearer {token}"})
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:

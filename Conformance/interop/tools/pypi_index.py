@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The tools stage's Python package index: pypiserver (PyPI) with an auther of ours.
 
-usage: pypi_index.py --port N --issuer URL --root DIR
+usage: pypi_index.py --port N --issuer URL --root DIR [--mount NAME]...
 
 Serves DIR as a simple index at http://127.0.0.1:N/simple/ and takes uploads at / (twine),
-all three (list, download, update) behind HTTP Basic whose password must be a live access
+and the same again under each /NAME/ (so that each client can have a URL, and versola a
+target and profile, of its own), all three (list, download, update) behind HTTP Basic whose password must be a live access
 token of the test provider (checked at its UserInfo endpoint, found by discovery from
 --issuer); any username. pypiserver answers 403 to credentials its auther refuses, and pip
 and uv ask a keyring only after a 401, so a 403 would hide every keyring adapter: this index
@@ -38,6 +39,18 @@ def token_auther(check):
     return auther
 
 
+def mounted(application, names):
+    """WSGI middleware: /NAME/rest is the application at /rest, with NAME as its script name."""
+
+    def wrapped(environ, start_response):
+        first, slash, rest = environ.get("PATH_INFO", "").lstrip("/").partition("/")
+        if slash and first in names:
+            environ = dict(environ, SCRIPT_NAME=environ.get("SCRIPT_NAME", "") + "/" + first, PATH_INFO="/" + rest)
+        return application(environ, start_response)
+
+    return wrapped
+
+
 def unauthorized_not_forbidden(application):
     """WSGI middleware: pypiserver's 403 for refused credentials becomes a 401 challenge."""
 
@@ -67,6 +80,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--issuer", required=True)
     parser.add_argument("--root", required=True)
+    parser.add_argument("--mount", action="append", default=[])
     options = parser.parse_args()
     check = LiveTokenCheck(discover_userinfo(options.issuer))
     application = pypiserver.app(
@@ -76,7 +90,7 @@ def main():
         disable_fallback=True,
         overwrite=False,
     )
-    server = make_server("127.0.0.1", options.port, unauthorized_not_forbidden(application),
+    server = make_server("127.0.0.1", options.port, mounted(unauthorized_not_forbidden(application), set(options.mount)),
                          server_class=ThreadingServer, handler_class=QuietHandler)
     print("ready", flush=True)
     server.serve_forever()
