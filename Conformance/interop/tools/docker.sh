@@ -23,6 +23,7 @@ gets_in_docker() {
   else
     record docker-credential-versola get fail "exit $plain/$code, or stdout not one credential object: $(said)"
   fi
+  rm -f "$plain_out" "$out" # they hold a token
   run helper-list docker-credential-versola list
   if [ "$code" = 0 ] && json_check "$out" "d.get('$registry') == 'oauth2' and d.get('$registry_alias') == 'oauth2'"; then
     record docker-credential-versola list pass
