@@ -33,9 +33,5 @@ refresh_cargo() {
 no_session_cargo() {
   [ -n "$have_cargo" ] || return 0
   cargo_lockfile 9
-  if [ "$code" != 0 ] && [ "$code" != 100 ] && [ "$code" != 124 ] && clean_failure; then
-    record cargo no-session pass
-  else
-    record cargo no-session fail "exit $code: $(said)"
-  fi
+  refused cargo cargo
 }

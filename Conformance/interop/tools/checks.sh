@@ -17,6 +17,19 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2>/dev/null
 clean_failure() { # NAME-OF-OUTPUTS: no stack trace or panic in what a refused client printed
   ! grep -qE 'Traceback|panicked|goroutine [0-9]+|Stack backtrace' "$out" "$err"
 }
+# refused CLIENT PROFILE [--reason-hidden]: the run just made, with no session, failed without
+# a stack trace and (unless the client hides it) showed the person versola's sign-in line.
+refused() {
+  if [ "$code" = 0 ] || [ "$code" = 100 ] || [ "$code" = 124 ]; then
+    record "$1" no-session fail "exit $code: $(said)"
+  elif ! clean_failure; then
+    record "$1" no-session fail "a stack trace or panic: $(said)"
+  elif [ "${3:-}" != --reason-hidden ] && ! grep -qF "versola login --profile $2" "$err"; then
+    record "$1" no-session fail "the sign-in line (versola login --profile $2) did not reach the person: $(said)"
+  else
+    record "$1" no-session pass "${4:-}"
+  fi
+}
 # Whether a client said anything of a sign-in or a refresh (a silent refresh says nothing).
 spoke_of_sign_in() { grep -qiE 'sign in|signed in|versola (login|token)|browser|passphrase|refresh' "$1"; }
 

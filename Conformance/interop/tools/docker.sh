@@ -86,16 +86,16 @@ no_session_docker() {
     record docker-credential-versola no-session fail "exit $code, stdout $(head -c 100 "$out"), stderr $(said)"
   fi
   skopeo_inspect skopeo-no-session
-  if [ "$code" != 0 ] && [ ! -s "$out" ] && grep -q 'unauthorized' "$err" && clean_failure; then
-    record skopeo no-session pass "401"
+  if [ -s "$out" ] || ! grep -q 'unauthorized' "$err"; then
+    record skopeo no-session fail "not the registry's 401, or something on stdout: $(said)"
   else
-    record skopeo no-session fail "exit $code: $(said)"
+    refused skopeo skopeo "" 401
   fi
   [ -n "$have_docker" ] || return 0
   docker_inspect docker-no-session
-  if [ "$code" != 0 ] && [ ! -s "$out" ] && grep -q 'unauthorized' "$err" && clean_failure; then
-    record "docker CLI" no-session pass "401"
+  if [ -s "$out" ] || ! grep -q 'unauthorized' "$err"; then
+    record "docker CLI" no-session fail "not the registry's 401, or something on stdout: $(said)"
   else
-    record "docker CLI" no-session fail "exit $code: $(said)"
+    refused "docker CLI" docker-cli "" 401
   fi
 }

@@ -37,8 +37,12 @@ twine_upload() {
     --repository-url "$pypi/twine/" "$work/dist-$1/versola_tools_hello-1.$1-py3-none-any.whl"
   [ "$code" != 0 ] || [ -f "$work/packages/versola_tools_hello-1.$1-py3-none-any.whl" ] || code=100
 }
-python_clients=("pip import:pip_import" "pip subprocess:pip_subprocess" "uv user in URL:uv_user"
-  "uv authenticate always:uv_always" "twine:twine_upload")
+# CLIENT:FUNCTION:PROFILE (the profile is the index mount's name)
+python_clients=("pip import:pip_import:pip-import" "pip subprocess:pip_subprocess:pip-subprocess"
+  "uv user in URL:uv_user:uv-user" "uv authenticate always:uv_always:uv-always" "twine:twine_upload:twine")
+client_of() { echo "${1%%:*}"; }
+function_of() { local rest=${1#*:}; echo "${rest%%:*}"; }
+profile_of() { echo "${1##*:}"; }
 
 gets_in_python() {
   "$venv/bin/python" -m venv --without-pip "$work/target"
@@ -46,8 +50,8 @@ gets_in_python() {
     >"$work/uv-always.toml"
   local entry
   for entry in "${python_clients[@]}"; do
-    "${entry#*:}" 1
-    if [ "$code" = 0 ]; then record "${entry%%:*}" gets-in pass; else record "${entry%%:*}" gets-in fail "exit $code: $(said)"; fi
+    "$(function_of "$entry")" 1
+    if [ "$code" = 0 ]; then record "$(client_of "$entry")" gets-in pass; else record "$(client_of "$entry")" gets-in fail "exit $code: $(said)"; fi
   done
   # A URL no target covers: versola answers nothing, and so does the backend (keyring exits 1).
   run keyring-unserved keyring get "http://127.0.0.1:$pypi_port/not-served/simple/" oauth2
@@ -60,7 +64,7 @@ gets_in_python() {
 
 refresh_python() {
   local entry
-  for entry in "${python_clients[@]}"; do refresh_check "${entry%%:*}" "${entry#*:}"; done
+  for entry in "${python_clients[@]}"; do refresh_check "$(client_of "$entry")" "$(function_of "$entry")"; done
 }
 
 no_session_python() {
@@ -72,11 +76,11 @@ no_session_python() {
   fi
   local entry
   for entry in "${python_clients[@]}"; do
-    "${entry#*:}" 9
-    if [ "$code" != 0 ] && [ "$code" != 100 ] && [ "$code" != 124 ] && clean_failure; then
-      record "${entry%%:*}" no-session pass
-    else
-      record "${entry%%:*}" no-session fail "exit $code: $(said)"
-    fi
+    "$(function_of "$entry")" 9
+    # pip keeps its keyring command's standard error to itself.
+    case "$entry" in
+      *:pip_subprocess:*) refused "$(client_of "$entry")" "$(profile_of "$entry")" --reason-hidden "pip hides the reason" ;;
+      *) refused "$(client_of "$entry")" "$(profile_of "$entry")" ;;
+    esac
   done
 }
