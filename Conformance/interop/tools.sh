@@ -13,8 +13,8 @@
 #    backend integrations/keyring (installed from a copy, whose unit tests run first);
 #    tools-pip-venv with pip alone, whose subprocess keyring mode must find `keyring` on PATH
 #    (pip skips the one in its own environment).
-# 2. versola-test-idp --auto-login with a 140 s access-token lifetime: versola renews a token
-#    when less than 120 s is left (T1), so a token is served for 20 s and then "expired" (to
+# 2. versola-test-idp --auto-login with a 150 s access-token lifetime: versola renews a token
+#    when less than 120 s is left (T1), so a token is served for 30 s and then "expired" (to
 #    versola: the provider still takes it until its end). The fixtures in tools/ check every
 #    token at its UserInfo endpoint; refreshes are counted in its request log.
 # 3. Fixtures on loopback: docker-registry with `auth: token` and our token service
@@ -46,7 +46,7 @@ test_idp=${test_idp:-$(dirname "$versola")/versola-test-idp}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 started=$(date +%s)
-lifetime=140 served_for=20
+lifetime=150 served_for=30
 
 # shellcheck source=tools/setup.sh
 . "$here/tools/setup.sh"
