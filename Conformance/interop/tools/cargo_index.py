@@ -20,9 +20,8 @@ import hashlib
 import io
 import json
 import tarfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from live_token import LiveTokenCheck, discover_userinfo, log
+from fixture import FixtureHandler, LiveTokenCheck, discover_userinfo, log, serve
 
 
 def index_path(name):
@@ -64,7 +63,7 @@ def make_handler(options, check):
         f"/dl/{options.crate}/{options.version}/download": ("application/gzip", crate),
     }
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(FixtureHandler):
         def do_GET(self):
             header = self.headers.get("Authorization") or ""
             token = header[len("Bearer "):] if header.startswith("Bearer ") else header
@@ -78,18 +77,6 @@ def make_handler(options, check):
             log(f"cargo index: 200 {self.path}")
             self.answer(200, *routes[self.path])
 
-        def answer(self, status, content_type, body, headers=None):
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format, *args):
-            pass  # logged above with the outcome
-
     return Handler
 
 
@@ -101,9 +88,7 @@ def main():
     parser.add_argument("--version", required=True)
     options = parser.parse_args()
     check = LiveTokenCheck(discover_userinfo(options.issuer))
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(options, check))
-    print("ready", flush=True)
-    server.serve_forever()
+    serve(options.port, make_handler(options, check))
 
 
 if __name__ == "__main__":

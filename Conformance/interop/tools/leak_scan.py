@@ -3,7 +3,7 @@
 
 usage: leak_scan.py HASHES FILE...
 
-HASHES holds the SHA-256 (hex) of every token the fixtures checked (tools/live_token.py).
+HASHES holds the SHA-256 (hex) of every token the fixtures checked (tools/fixture.py).
 Each FILE is cut into words at every character a token cannot hold, and each word of 16 or
 more characters is hashed: a hash in HASHES means a token was written there. Prints the file
 names that hold one (never the word) and exits 1 when any does.

@@ -22,7 +22,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import pypiserver
 
-from live_token import LiveTokenCheck, discover_userinfo, log
+from fixture import LiveTokenCheck, discover_userinfo, log
 
 CHALLENGE = ("WWW-Authenticate", 'Basic realm="versola tools stage index"')
 

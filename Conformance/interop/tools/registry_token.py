@@ -21,7 +21,6 @@ import datetime
 import json
 import secrets
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from cryptography import x509
@@ -30,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.x509.oid import NameOID
 
-from live_token import LiveTokenCheck, basic_credentials, discover_userinfo, log
+from fixture import FixtureHandler, LiveTokenCheck, basic_credentials, discover_userinfo, log, serve
 
 LIFETIME = 300
 
@@ -75,18 +74,18 @@ def access_for(scopes):
 
 
 def make_handler(options, signer, check):
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(FixtureHandler):
         def do_GET(self):
             url = urlsplit(self.path)
             if url.path != "/token":
-                return self.answer(404, {"errors": [{"code": "NOT_FOUND", "message": "no such path"}]})
+                return self.json_answer(404, {"errors": [{"code": "NOT_FOUND", "message": "no such path"}]})
             query = parse_qs(url.query)
             credentials = basic_credentials(self.headers.get("Authorization"))
             subject = check.subject(credentials[1]) if credentials else None
             if subject is None:
                 why = "no credentials" if credentials is None else "the password is not a live access token"
                 log(f"token: 401, {why}")
-                return self.answer(401, {"errors": [{"code": "UNAUTHORIZED", "message": why}]},
+                return self.json_answer(401, {"errors": [{"code": "UNAUTHORIZED", "message": why}]},
                                    {"WWW-Authenticate": f'Basic realm="{options.service}"'})
             now = int(time.time())
             claims = {
@@ -96,21 +95,8 @@ def make_handler(options, signer, check):
             }
             token = signer.token(claims)
             log(f"token: 200 for user {credentials[0]!r}, scopes {query.get('scope', [])}")
-            self.answer(200, {"token": token, "access_token": token, "expires_in": LIFETIME,
+            self.json_answer(200, {"token": token, "access_token": token, "expires_in": LIFETIME,
                               "issued_at": datetime.datetime.fromtimestamp(now, datetime.timezone.utc).isoformat()})
-
-        def answer(self, status, document, headers=None):
-            body = json.dumps(document).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format, *args):
-            pass  # each answer is logged above, without the query's account name
 
     return Handler
 
@@ -125,9 +111,7 @@ def main():
     options = parser.parse_args()
     signer = Signer(options.cert)
     check = LiveTokenCheck(discover_userinfo(options.issuer))
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), make_handler(options, signer, check))
-    print("ready", flush=True)
-    server.serve_forever()
+    serve(options.port, make_handler(options, signer, check))
 
 
 if __name__ == "__main__":

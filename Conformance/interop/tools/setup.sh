@@ -71,6 +71,7 @@ make_work_directory() {
   # The agent lives through the whole run: refreshes are counted, and a new agent would start
   # with no access token in memory (P4).
   export VERSOLA_AGENT_IDLE_TIMEOUT=900 DOCKER_CONFIG="$work/docker" TOOLS_TOKEN_HASHES="$work/token-hashes"
+  export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ beside the fixtures in the source tree
   export VERSOLA_KEYRING_COMMAND="$versola" UV_NO_CONFIG=1 UV_CACHE_DIR="$work/uv-cache" CARGO_HOME="$work/cargo-home"
   unset BROWSER DISPLAY WAYLAND_DISPLAY VERSOLA_NO_AGENT
   export REGISTRY_AUTH_FILE="$DOCKER_CONFIG/config.json" # skopeo reads the same credHelpers

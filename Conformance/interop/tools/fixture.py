@@ -1,6 +1,7 @@
-"""The one check every fixture of the tools stage makes: is this a live access token of the
-test provider? Its access tokens are opaque, so the answer is its UserInfo endpoint's: 200
-for a live token, 401 for an unknown, expired or revoked one.
+"""What the tools stage's fixtures share: a loopback HTTP server, and the one check every
+fixture makes, is this a live access token of the test provider? Its access tokens are
+opaque, so the answer is its UserInfo endpoint's: 200 for a live token, 401 for an unknown,
+expired or revoked one.
 
 A token is never logged or kept; callers log the outcome only. With $TOOLS_TOKEN_HASHES set,
 the SHA-256 of each token checked is appended to that file, so that the stage can look for any
@@ -15,6 +16,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class LiveTokenCheck:
@@ -66,3 +68,30 @@ def discover_userinfo(issuer):
 
 def log(message):
     print(message, file=sys.stderr, flush=True)
+
+
+class FixtureHandler(BaseHTTPRequestHandler):
+    """A fixture's request handler. It logs nothing by itself: each fixture logs its outcomes,
+    never a credential."""
+
+    def answer(self, status, content_type, body, headers=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def json_answer(self, status, document, headers=None):
+        self.answer(status, "application/json", json.dumps(document).encode(), headers)
+
+    def log_message(self, format, *args):
+        pass
+
+
+def serve(port, handler):
+    """Serves on 127.0.0.1:port, one thread a request, after printing "ready"."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    print("ready", flush=True)
+    server.serve_forever()
