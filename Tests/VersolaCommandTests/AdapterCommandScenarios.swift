@@ -24,10 +24,12 @@ struct AdapterCommandScenarios {
     }
 
     /// Runs docker's helper with `operation` and `input` on standard input.
-    static func docker(_ cli: CLIHarness, _ operation: String, input: String) async throws -> CLIHarness.Outcome {
+    static func docker(_ cli: CLIHarness, _ operation: String, input: String, extra: [String: String] = [:]) async throws
+        -> CLIHarness.Outcome
+    {
         let stem = cli.home.path + "/docker-" + UUID().uuidString.prefix(8)
         _ = FileManager.default.createFile(atPath: stem + ".in", contents: Data(input.utf8))
-        let child = try cli.spawn(try dockerHelper(cli), [operation], stem: stem, input: stem + ".in")
+        let child = try cli.spawn(try dockerHelper(cli), [operation], extraEnvironment: extra, stem: stem, input: stem + ".in")
         return await cli.finished(child, stem: stem)
     }
 
@@ -55,6 +57,12 @@ struct AdapterCommandScenarios {
                 let served = answer["Secret"]?.string == token
                 #expect(served)
             }
+            // Without the agent the engine reads the address itself and answers from a session of
+            // its own (which holds no access token yet, P4, so it refreshes).
+            let alone = try await Self.docker(cli, "get", input: "127.0.0.1:5000", extra: ["VERSOLA_NO_AGENT": "1"])
+            #expect(alone.status == 0, "\(alone.stderr)")
+            let aloneAnswer = try JSONValue(parsing: Array(alone.stdout.utf8))
+            #expect(aloneAnswer["Username"]?.string == "oauth2" && aloneAnswer["Secret"]?.string?.isEmpty == false)
             // With a scheme, as docker hands over some registries.
             let schemed = try await Self.docker(cli, "get", input: "https://127.0.0.1:5000\n")
             #expect(schemed.status == 0)

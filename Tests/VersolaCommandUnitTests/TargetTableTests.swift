@@ -126,3 +126,18 @@ struct TargetTableTests {
             == .setupCargo(SetupCargoOptions(registry: "r", index: "sparse+https://c/", authorization: .token)))
     }
 }
+
+extension TargetTableTests {
+    // The README's one line per tool is a command line this versola takes.
+    @Test func theReadmesSetupLinesParse() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let lines = try String(contentsOf: readme, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("versola setup-docker") || $0.hasPrefix("versola setup-pip") || $0.hasPrefix("versola setup-cargo") }
+        #expect(lines.count == 3)
+        for line in lines {
+            let words = line.split(separator: " ").dropFirst().map(String.init)
+            #expect(throws: Never.self) { try CommandParser.parse(words) }
+        }
+    }
+}
