@@ -1,8 +1,9 @@
-/* docker's `get` on the warm path: `docker-credential-versola get` (a link to the front) or
- * `versola docker-credential get` reads the server address on standard input and asks the
- * agent's `credential` operation for docker's answer, which the agent renders
- * (CredentialResolution); the front only copies it out. Anything else goes to the engine
- * with the address put back on standard input. */
+/* The adapters on the warm path: docker's `get` (`docker-credential-versola get`, a link to the
+ * front, or `versola docker-credential get`) reads the server address on standard input, and
+ * `versola credential --url URL` (the Python keyring backend's) takes it from argv; both ask
+ * the agent's `credential` operation for the adapter's answer, which the agent renders
+ * (CredentialResolution); the front only copies it out. Anything else goes to the engine,
+ * with docker's address put back on standard input. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
@@ -19,6 +20,15 @@ int front_docker_get(int argc, char **argv) {
     const char *name = slash ? slash + 1 : argv[0];
     if (strcmp(name, helper_name) == 0) return argc == 2 && strcmp(argv[1], "get") == 0;
     return argc == 3 && strcmp(argv[1], "docker-credential") == 0 && strcmp(argv[2], "get") == 0;
+}
+
+const char *front_credential(int argc, char **argv, const char **url) {
+    *url = NULL;
+    if (front_docker_get(argc, argv)) return "docker";
+    if (argc < 3 || strcmp(argv[1], "credential") != 0) return NULL;
+    if (argc == 4 && strcmp(argv[2], "--url") == 0) *url = argv[3];
+    else if (argc == 3 && strncmp(argv[2], "--url=", 6) == 0) *url = argv[2] + 6;
+    return *url ? "python" : NULL;
 }
 
 long front_read_input(char *buffer, size_t capacity) {

@@ -42,6 +42,11 @@ int front_answer(int connection, const char **line, size_t *length);
 /* Whether argv is docker's `get`: `docker-credential-versola get` or `versola docker-credential get`. */
 int front_docker_get(int argc, char **argv);
 
+/* The tool of an adapter's command line the front answers: "docker" for docker's `get` (its
+ * address on standard input), "python" for exactly `credential --url URL` (`*url` set); NULL
+ * for any other command line. */
+const char *front_credential(int argc, char **argv, const char **url);
+
 /* Reads standard input to its end into `buffer`; the length, or -1 when it does not fit or
  * cannot be read. */
 long front_read_input(char *buffer, size_t capacity);

@@ -132,24 +132,32 @@ static void engine_with_input(char **argv) {
     run_engine(argv);
 }
 
-/* The request line for docker's `get` (the target table names the profile: `profile` is unused). */
-static int docker_request(char *line, size_t capacity, const char *config, const char *state) {
-    const char *address;
-    size_t length;
-    input_length = front_read_input(input, sizeof input);
-    if (input_length < 0 || !front_plain_address(input, (size_t)input_length, &address, &length)) return -1;
+/* The request line of an adapter's `credential` request: the address is `url`, else docker's
+ * server address on standard input (the target table names the profile: `profile` is unused). */
+static int credential_request(
+    char *line, size_t capacity, const char *tool, const char *url, const char *config, const char *state) {
+    const char *address = url;
+    size_t length = url ? strlen(url) : 0;
+    if (!url) {
+        input_length = front_read_input(input, sizeof input);
+        if (input_length < 0) return -1;
+        address = input;
+        length = (size_t)input_length;
+    }
+    if (!front_plain_address(address, length, &address, &length)) return -1;
     return snprintf(line, capacity,
         "{\"v\":1,\"op\":\"credential\",\"profile\":\"default\",\"config\":\"%s\",\"state\":\"%s\","
-        "\"args\":{\"tool\":\"docker\",\"address\":\"%.*s\",\"print\":true}}\n",
-        config, state, (int)length, address);
+        "\"args\":{\"tool\":\"%s\",\"address\":\"%.*s\",\"print\":true}}\n",
+        config, state, tool, (int)length, address);
 }
 
 int main(int argc, char **argv) {
     struct front_request request;
-    int docker = front_docker_get(argc, argv);
-    if (!docker && front_parse(argc, argv, getenv("KUBERNETES_EXEC_INFO"), &request) != 0) run_engine(argv);
+    const char *url;
+    const char *tool = front_credential(argc, argv, &url);
+    if (!tool && front_parse(argc, argv, getenv("KUBERNETES_EXEC_INFO"), &request) != 0) run_engine(argv);
     /* Without the agent, or with settings the engine reads: the engine decides. */
-    if (getenv("VERSOLA_NO_AGENT") || (!docker && getenv("VERSOLA_PROFILE"))) run_engine(argv);
+    if (getenv("VERSOLA_NO_AGENT") || (!tool && getenv("VERSOLA_PROFILE"))) run_engine(argv);
     char config[2200], state[2200], path[PATH_MAX];
     if (!xdg_directory("XDG_CONFIG_HOME", "/.config", config, sizeof config)
         || !xdg_directory("XDG_STATE_HOME", "/.local/state", state, sizeof state) || !socket_path(path, sizeof path))
@@ -169,8 +177,8 @@ int main(int argc, char **argv) {
     /* The request AgentRequest.line writes (docs/agent-protocol.md), asking for the printout. */
     char line[8192], print[128] = "";
     int length;
-    if (docker) {
-        length = docker_request(line, sizeof line, config, state);
+    if (tool) {
+        length = credential_request(line, sizeof line, tool, url, config, state);
     } else {
         if (request.api_version) snprintf(print, sizeof print, ",\"apiVersion\":\"%s\"", request.api_version);
         length = snprintf(line, sizeof line,

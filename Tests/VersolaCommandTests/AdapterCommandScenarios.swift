@@ -89,7 +89,11 @@ struct AdapterCommandScenarios {
         try await withHarness(cli) { cli in
             try await cli.login(["--no-dpop"])
             #expect(try await cli.run(["setup-docker", "--host", "registry.example.com", "--profile", "default"]).status == 0)
+            #expect(try await cli.run(["setup-pip", "--url", "https://pypi.example.com/simple/"]).status == 0)
             #expect(try await cli.run(["logout"]).status == 0)
+            let served = try await cli.run(["credential", "--url", "https://pypi.example.com/simple/pkg/"])
+            #expect(served.status == 4 && served.stdout.isEmpty)
+            #expect(served.stderr.contains("versola login"), "\(served.stderr)")
             let get = try await Self.docker(cli, "get", input: "registry.example.com")
             #expect(get.status == 1)
             #expect(get.stdout == DockerCredentialCommand.notFound + "\n")

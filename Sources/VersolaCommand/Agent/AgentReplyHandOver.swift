@@ -41,13 +41,12 @@ public enum AgentReplyHandOver {
         }
         let global = invocation.global
         let reply = AgentReply(line: line) ?? .failure(AgentClient.lostAnswer)
-        if case .dockerCredential(.get) = invocation.command {
-            // The front put back on standard input the server address it read.
-            let command = DockerCredentialCommand(
-                context: CommandContext(invocation: invocation, environment: environment, console: console, executable: executable))
-            return command.finish(reply, address: command.readInput().trimmingBlanks).rawValue
+        if let status = TargetCommands.finish(
+            reply, CommandContext(invocation: invocation, environment: environment, console: console, executable: executable))
+        {
+            return status.rawValue
         }
-        // The front hands over `token` and docker's `get` only; for anything else the answer cannot be used.
+        // The front hands over `token` and the adapters' answers only; for anything else the answer cannot be used.
         guard case .token(let options) = invocation.command else {
             let error = AgentClient.lostAnswer
             console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))

@@ -11,8 +11,11 @@ struct CredentialCommand {
 
     func run(_ options: CredentialOptions) async throws(CommandFailure) -> ExitStatus {
         guard let url = options.url else { throw .usage(UsageError("'credential' needs --url URL", command: .credential)) }
-        let lookup = CredentialLookup(context: context)
-        let reply = try await lookup.ask(.python, address: url, print: true)
+        return finish(try await CredentialLookup(context: context).ask(.python, address: url, print: true), url: url)
+    }
+
+    /// Prints the answer for `url` (the agent's, or one the front handed over) and returns the status.
+    func finish(_ reply: AgentReply, url: String) -> ExitStatus {
         do throws(VersolaError) {
             switch try CredentialLookup.read(reply) {
             case .notServed: return .signedOut
@@ -21,7 +24,7 @@ struct CredentialCommand {
             }
             return .success
         } catch {
-            context.console.err(lookup.report(error, .python, address: url))
+            context.console.err(CredentialLookup(context: context).report(error, .python, address: url))
             return ExitStatus(error)
         }
     }
