@@ -27,17 +27,19 @@ struct CargoCredentialCommand {
         guard let request = try? JSONValue(parsing: Array(line.utf8)), request["v"]?.int64 == 1,
             let index = request["registry"]?["index-url"]?.string
         else { return Self.failure(message: "versola: a request of cargo's credential protocol version 1 was expected") }
-        guard let target = try CredentialLookup(context: context).target(.cargo, address: index) else {
-            return Self.failure(kind: "url-not-supported")
+        let lookup = CredentialLookup(context: context)
+        guard request["kind"]?.string == "get" else {
+            return Self.failure(kind: try lookup.target(.cargo, address: index) == nil ? "url-not-supported" : "operation-not-supported")
         }
-        guard request["kind"]?.string == "get" else { return Self.failure(kind: "operation-not-supported") }
-        do throws(CommandFailure) {
-            let token = try await CredentialLookup(context: context).token(for: target)
+        let reply = try await lookup.ask(.cargo, address: index, print: false)
+        do throws(VersolaError) {
+            guard case .served(let target, let token) = try CredentialLookup.read(reply) else {
+                return Self.failure(kind: "url-not-supported")
+            }
             return Self.success(target: target, token: token)
         } catch {
             // Said for the target's profile, whose sign-in line fixes it.
-            let sentence = ErrorReport.render(error, json: false, profile: target.profile)
-            return Self.failure(message: String(sentence.dropLast()))
+            return Self.failure(message: String(lookup.report(error, .cargo, address: index).dropLast()))
         }
     }
 

@@ -7,6 +7,7 @@ import VersolaJOSE
 /// `get` answers a registry of the target table with the session's token; for any other
 /// registry, and for one whose profile cannot give a token now, it exits 1 with docker's
 /// "not found" line, so the client goes on without credentials (the reason goes to stderr).
+/// A warm `get` is answered by the front and the agent alone (``finish(_:address:)``).
 struct DockerCredentialCommand {
     let context: CommandContext
 
@@ -17,8 +18,7 @@ struct DockerCredentialCommand {
         let lookup = CredentialLookup(context: context)
         switch operation {
         case .list:
-            let table = try lookup.table()
-            let served = table.targets(of: .docker).compactMap { target -> (String, JSONValue)? in
+            let served = try lookup.table().targets(of: .docker).compactMap { target -> (String, JSONValue)? in
                 guard case .host(let host) = target.key else { return nil }
                 return (host.authority, .string(target.username ?? ""))
             }
@@ -38,19 +38,32 @@ struct DockerCredentialCommand {
             return try lookup.target(.docker, address: readInput()) == nil ? notFound() : .success
         case .get:
             let address = readInput().trimmingBlanks
-            guard let target = try lookup.target(.docker, address: address) else { return notFound() }
-            do throws(CommandFailure) {
-                let token = try await lookup.token(for: target)
-                let answer: JSONValue = [
-                    "ServerURL": .string(address), "Username": .string(target.username ?? ""), "Secret": .string(token.value),
-                ]
-                context.console.out(answer.serialized() + "\n")
-                return .success
-            } catch {
-                context.console.err(ErrorReport.render(error, json: false, profile: target.profile))
-                return notFound()
-            }
+            return finish(try await lookup.ask(.docker, address: address, print: true), address: address)
         }
+    }
+
+    /// Prints the answer to `get` for `address`: the credential, or docker's "not found" (with
+    /// the reason on standard error when the registry is served).
+    func finish(_ reply: AgentReply, address: String) -> ExitStatus {
+        do throws(VersolaError) {
+            switch try CredentialLookup.read(reply) {
+            case .notServed: return notFound()
+            case .printed(let printout): context.console.out(String(decoding: printout.bytes, as: UTF8.self))
+            case .served(let target, let token): context.console.out(Self.answer(address: address, target: target, token: token))
+            }
+            return .success
+        } catch {
+            context.console.err(CredentialLookup(context: context).report(error, .docker, address: address))
+            return notFound()
+        }
+    }
+
+    /// `{"ServerURL":…,"Username":…,"Secret":…}` and a newline.
+    static func answer(address: String, target: CredentialTarget, token: AgentTokenResult) -> String {
+        let answer: JSONValue = [
+            "ServerURL": .string(address), "Username": .string(target.username ?? ""), "Secret": .string(token.value),
+        ]
+        return answer.serialized() + "\n"
     }
 
     /// Docker's "not found": the line on standard output and status 1.
@@ -60,9 +73,9 @@ struct DockerCredentialCommand {
     }
 
     /// Standard input up to its end (docker writes the server address without a newline).
-    private func readInput() -> String {
+    func readInput() -> String {
         var lines: [String] = []
-        while let line = context.console.readLine(), lines.count < 64 { lines.append(line) }
+        while lines.count < 64, let line = context.console.readLine() { lines.append(line) }
         return lines.joined(separator: "\n")
     }
 }

@@ -42,10 +42,11 @@ public struct ProfileFiles: Sendable, Hashable {
         try readJSON(at: path).map { value throws(VersolaError) in try ProfileSettings(json: value) }
     }
 
-    /// The JSON value in the file at `path` (in or beside this directory, such as the target
-    /// table), or nil when there is none; checked as ``load(_:)`` says.
-    func readJSON(at path: String) throws(VersolaError) -> JSONValue? {
-        for folder in [applicationDirectory, directory] {
+    /// The JSON value in the file at `path` (in this directory, or with `beside` in the
+    /// `versola` directory above it, such as the target table), or nil when there is none;
+    /// checked as ``load(_:)`` says.
+    func readJSON(at path: String, beside: Bool = false) throws(VersolaError) -> JSONValue? {
+        for folder in beside ? [applicationDirectory] : [applicationDirectory, directory] {
             guard try OwnedPath.checkIfPresent(folder, what: "profile directory", access: .notWritableByOthers) != nil
             else { return nil }
         }

@@ -11,19 +11,30 @@ struct CredentialCommand {
 
     func run(_ options: CredentialOptions) async throws(CommandFailure) -> ExitStatus {
         guard let url = options.url else { throw .usage(UsageError("'credential' needs --url URL", command: .credential)) }
-        let lookup = CredentialLookup(context: context)
-        guard let target = try lookup.target(.python, address: url) else { return .signedOut }
-        let token: AgentTokenResult
-        do throws(CommandFailure) { token = try await lookup.token(for: target) } catch {
-            // Said for the target's profile, whose sign-in line fixes it.
-            context.console.err(ErrorReport.render(error, json: context.invocation.global.json, profile: target.profile))
-            return error.exitStatus
+        return finish(try await CredentialLookup(context: context).ask(.python, address: url, print: true), url: url)
+    }
+
+    /// Prints the answer for `url` (the agent's, or one the front handed over) and returns the status.
+    func finish(_ reply: AgentReply, url: String) -> ExitStatus {
+        do throws(VersolaError) {
+            switch try CredentialLookup.read(reply) {
+            case .notServed: return .signedOut
+            case .printed(let printout): context.console.out(String(decoding: printout.bytes, as: UTF8.self))
+            case .served(let target, let token): context.console.out(Self.answer(target: target, token: token))
+            }
+            return .success
+        } catch {
+            context.console.err(CredentialLookup(context: context).report(error, .python, address: url))
+            return ExitStatus(error)
         }
+    }
+
+    /// The line printed: `{"username":…,"password":…,"expires_at":…}` and a newline.
+    static func answer(target: CredentialTarget, token: AgentTokenResult) -> String {
         let answer: JSONValue = [
             "username": .string(target.username ?? ""), "password": .string(token.value),
             "expires_at": token.expiresAt.map { .integer($0) } ?? .null,
         ]
-        context.console.out(answer.serialized() + "\n")
-        return .success
+        return answer.serialized() + "\n"
     }
 }

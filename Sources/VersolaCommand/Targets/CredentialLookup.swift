@@ -1,11 +1,43 @@
 import Versola
 import VersolaJOSE
 
-/// How every adapter answers a tool: the target table names the profile, and the profile's
-/// session gives the token (the agent first, refreshed when needed, never a sign-in), handed
-/// out only as a Bearer credential.
+/// How every adapter asks for a tool's credential: one `credential` request to the agent (or
+/// to a host of this process), which resolves the target and gives the session's token
+/// (``CredentialResolution``), refreshed when needed, never a sign-in nor a prompt.
 struct CredentialLookup {
     let context: CommandContext
+
+    /// What the answer says.
+    enum Answer {
+        /// No target covers the address: the tool is told "not mine".
+        case notServed
+        /// What the adapter prints, rendered by the agent.
+        case printed(AgentPrintout)
+        /// The target and its token.
+        case served(CredentialTarget, AgentTokenResult)
+    }
+
+    /// Asks for `tool`'s credential for `address`.
+    /// - Parameter print: ask for what the adapter prints (docker, Python).
+    func ask(_ tool: TargetTool, address: String, print: Bool) async throws(CommandFailure) -> AgentReply {
+        let arguments = AgentCredentialArguments(tool: tool, address: address, print: print)
+        return try await CommandRunner.ask(AgentRequest(.credential(arguments), profile: context.profile), context)
+    }
+
+    /// Reads `reply`, the answer to ``ask(_:address:print:)`` (or one the front handed over).
+    /// - Throws: the failure it carries, or a lost answer.
+    static func read(_ reply: AgentReply) throws(VersolaError) -> Answer {
+        switch reply {
+        case .printed(let printout): return .printed(printout)
+        case .failure(let error): throw error
+        case .success(let value):
+            if value["served"]?.bool == false { return .notServed }
+            guard let target = value["target"].flatMap(CredentialTarget.init(json:)),
+                let token = value["token"].flatMap({ AgentTokenResult($0, kind: target.token) })
+            else { throw AgentClient.lostAnswer }
+            return .served(target, token)
+        }
+    }
 
     /// The target table of the caller's config directory.
     /// - Throws: a table that cannot be read (configuration).
@@ -15,34 +47,18 @@ struct CredentialLookup {
         }
     }
 
-    /// The row serving `address` for `tool`; nil when no row does (the tool is told "not mine").
-    /// - Throws: a table that cannot be read (configuration).
+    /// The row serving `address` for `tool`; nil when no row does.
     func target(_ tool: TargetTool, address: String) throws(CommandFailure) -> CredentialTarget? {
         try table().target(for: tool, address: address)
     }
 
-    /// The token `target` is served with.
-    /// - Parameter forceRefresh: refresh even while the held token is valid (a refused token).
-    /// - Throws: the reason in the engine's categories: a missing session is `reauthenticate`,
-    ///   a DPoP-bound profile or a token source this versola cannot use `configuration`.
-    func token(for target: CredentialTarget, forceRefresh: Bool = false) async throws(CommandFailure) -> AgentTokenResult {
-        let refusal = target.tool.bearerTool.dpopRefused(profile: target.profile)
-        if let source = target.unusableSource {
-            throw .versola(
-                .configuration(
-                    .invalidConfiguration(
-                        "the target \(target.key) asks for a token source this versola does not know (\(source)); update versola")))
-        }
-        do throws(VersolaError) {
-            guard try context.profileFiles().require(target.profile).dpop != .require else { throw refusal }
-        } catch {
-            throw .versola(error)
-        }
-        let arguments = AgentTokenArguments(forceRefresh: forceRefresh)
-        let call: AgentCall = target.token == .id ? .idToken(arguments) : .token(arguments)
-        let result = try await CommandRunner.call(AgentRequest(call, profile: target.profile), context)
-        guard let token = AgentTokenResult(result, kind: target.token) else { throw .versola(AgentClient.lostAnswer) }
-        guard token.kind == .id || token.tokenType == .bearer else { throw .versola(refusal) }
-        return token
+    /// The profile whose sign-in line a failure for `address` names: the target's.
+    func profile(for tool: TargetTool, address: String) -> String {
+        ((try? target(tool, address: address)) ?? nil)?.profile ?? context.profile
+    }
+
+    /// The sentence (or E13 object) for `error` for `address`, naming the target's profile.
+    func report(_ error: VersolaError, _ tool: TargetTool, address: String) -> String {
+        ErrorReport.render(.versola(error), json: context.invocation.global.json, profile: profile(for: tool, address: address))
     }
 }

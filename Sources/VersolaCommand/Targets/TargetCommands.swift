@@ -19,4 +19,19 @@ enum TargetCommands {
         }
         return .success
     }
+
+    /// Prints an adapter's answer the front handed over (``AgentReplyHandOver``); nil when the
+    /// command is not one the front asks for (docker's `get`, `credential --url`).
+    static func finish(_ reply: AgentReply, _ context: CommandContext) -> ExitStatus? {
+        switch context.invocation.command {
+        case .dockerCredential(.get):
+            // The front put back on standard input the server address it read.
+            let command = DockerCredentialCommand(context: context)
+            return command.finish(reply, address: command.readInput().trimmingBlanks)
+        case .credential(let options):
+            return options.url.map { CredentialCommand(context: context).finish(reply, url: $0) }
+        default:
+            return nil
+        }
+    }
 }

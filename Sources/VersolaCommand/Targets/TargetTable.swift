@@ -30,7 +30,7 @@ public struct TargetTable: Sendable, Hashable {
 
     private static func rows(configHome: String) throws(VersolaError) -> [JSONValue] {
         let files = ProfileFiles(configHome: configHome)
-        return try files.readJSON(at: path(configHome: configHome))?["targets"]?.array ?? []
+        return try files.readJSON(at: path(configHome: configHome), beside: true)?["targets"]?.array ?? []
     }
 
     /// Writes the table under `configHome`, keeping the rows of the file this versola could not read.
