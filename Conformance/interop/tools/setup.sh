@@ -229,7 +229,7 @@ sys.exit(helpers != {sys.argv[2]: "versola", sys.argv[3]: "versola"})' "$DOCKER_
   fi
 }
 
-# Token requests the test provider has answered, and how long ago the last one was.
+# The number of token requests the test provider has answered (its request log).
 token_requests() {
   curl -s "$issuer/_admin/requests" | python3 -c 'import json, sys
 print(sum(1 for r in json.load(sys.stdin)["requests"] if r["endpoint"] == "token"))'
