@@ -108,11 +108,39 @@ no_leak() {
   fi
 }
 
+# fixture_statuses TOKEN: the status each fixture answers a request carrying TOKEN with (the
+# token service and the index take it as a Basic password, the sparse index as Bearer), read
+# through curl's config on a pipe so that the token is on no command line.
+fixture_statuses() {
+  local statuses="" url scheme
+  for url in "token http://127.0.0.1:$token_port/token?service=versola-tools-registry" \
+    "basic $pypi/pip-import/simple/" "bearer http://127.0.0.1:$cargo_port/index/config.json"; do
+    scheme=${url%% *} url=${url#* }
+    if [ "$scheme" = bearer ]; then
+      statuses+=" $(curl -s -o /dev/null -w '%{http_code}' -K <(printf 'header = "Authorization: Bearer %s"\n' "$1") "$url")"
+    else
+      statuses+=" $(curl -s -o /dev/null -w '%{http_code}' -K <(printf 'user = "oauth2:%s"\n' "$1") "$url")"
+    fi
+  done
+  echo "${statuses# }"
+}
+
 no_session_all() {
-  local profile
+  local profile held live
+  # A token that was live, to show the fixtures refuse it once the session is gone.
+  held=$("$versola" token --profile skopeo 2>/dev/null)
+  live=$(fixture_statuses "$held")
   for profile in skopeo docker-cli "${python_mounts[@]}" cargo; do
     run "logout-$profile" "$versola" logout --profile "$profile"
   done
+  local revoked made_up
+  revoked=$(fixture_statuses "$held")
+  made_up=$(fixture_statuses not-a-token-of-the-provider)
+  if [ "$live" = "200 200 200" ] && [ "$revoked" = "401 401 401" ] && [ "$made_up" = "401 401 401" ]; then
+    record fixtures live-only pass "a live token 200; after logout and a made-up one 401 (not 403)"
+  else
+    record fixtures live-only fail "token service, index, sparse index: live $live, after logout $revoked, made up $made_up"
+  fi
   no_session_docker
   no_session_python
   no_session_cargo

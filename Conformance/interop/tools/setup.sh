@@ -126,7 +126,7 @@ start() {
 start_fixtures() {
   start idp "$test_idp" --port 0 --auto-login --access-token-lifetime "$lifetime"
   issuer=$(head -n 1 "$work/idp.out" | grep -Eo 'https?://[^ ]+')
-  local python="$venv/bin/python" tools="$here/tools" token_port
+  local python="$venv/bin/python" tools="$here/tools"
   token_port=$(free_port) registry_port=$(free_port) pypi_port=$(free_port) cargo_port=$(free_port)
   start token-service "$python" "$tools/registry_token.py" --port "$token_port" --issuer "$issuer" \
     --cert "$work/registry-tokens.pem" --service versola-tools-registry --token-issuer versola-tools-token-service
