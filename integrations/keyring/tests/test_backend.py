@@ -115,6 +115,15 @@ class ServedURLTests(StandInTestCase):
         for username in ("oauth2", "someone", None):
             self.assertTrue(self.keyring.get_password(INDEX, username) == TOKEN, f"no token for {username}")
 
+    def test_a_user_and_password_in_the_url_reach_neither_versola_nor_the_log(self):
+        self.serve()
+        asked = "http://alice:typed-secret@127.0.0.1:8080/simple/"
+        self.assertTrue(self.keyring.get_password(asked, "alice") == TOKEN)
+        self.assertEqual(self.recorded_calls()[0]["argv"], ["credential", "--url", INDEX])
+        self.answer({INDEX: {"exit": 2, "stderr": "something failed"}})
+        self.keyring.get_password(asked, "alice")
+        self.assertNotIn("typed-secret", self.log.getvalue())
+
     def test_each_request_asks_versola_again(self):
         # versola decides freshness (its agent answers warm requests); the backend keeps nothing.
         self.serve()

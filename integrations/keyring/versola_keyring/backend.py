@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 from typing import NamedTuple, Optional
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from keyring import backend, credentials, errors
 from keyring.compat import properties
@@ -61,6 +61,14 @@ def is_web_address(service: str) -> bool:
         return False
 
 
+def without_credentials(url: str) -> str:
+    """The URL without a user or password before its host: versola matches scheme, host, port
+    and path, and a password must reach neither its command line nor a log."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
 def _credential_from(stdout: bytes) -> Answer:
     try:
         document = json.loads(stdout.decode("utf-8"))
@@ -78,6 +86,7 @@ def _credential_from(stdout: bytes) -> Answer:
 
 def ask_versola(url: str) -> Answer:
     """Runs ``versola credential --url URL`` with no input and reads its answer."""
+    url = without_credentials(url)
     command = versola_command()
     if command is None:
         log.debug("no versola command; nothing to answer for %s", url)
