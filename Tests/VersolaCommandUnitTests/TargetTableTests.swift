@@ -85,6 +85,10 @@ struct TargetTableTests {
         try table.save(configHome: configHome)
         let text = try String(contentsOfFile: TargetTable.path(configHome: configHome), encoding: .utf8)
         #expect(text.contains(#""tool":"helm""#))
+        // Written again, the exchange row still asks for its exchange: never served as a session row.
+        #expect(text.contains(#""source":"token-exchange""#))
+        #expect(try TargetTable.load(configHome: configHome).target(for: .docker, address: "harbor.example.com")?.unusableSource
+            == "token-exchange")
         var info = stat()
         #expect(stat(TargetTable.path(configHome: configHome), &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(try TargetTable.load(configHome: configHome).target(for: .cargo, address: "sparse+https://c.example.com/index/")?.registry == "c")

@@ -8,18 +8,16 @@ struct SetupCargoCommand {
     let context: CommandContext
 
     func run(_ options: SetupCargoOptions) throws(CommandFailure) {
-        guard let name = options.registry, let given = options.index else {
-            throw .usage(
-                UsageError(
-                    "name the registry and its index: versola setup-cargo --registry NAME --index sparse+https://crates.example.com/index/",
-                    command: .setupCargo))
-        }
+        let missing = UsageError(
+            "name the registry and its index: versola setup-cargo --registry NAME --index sparse+https://crates.example.com/index/",
+            command: .setupCargo)
+        guard let name = options.registry else { throw .usage(missing) }
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
         else {
             throw .usage(UsageError("--registry needs a cargo registry name (letters, digits, - and _)", command: .setupCargo))
         }
-        let key: TargetKey
-        do throws(VersolaError) { key = try TargetKey.url(given, flag: "--index") } catch { throw .versola(error) }
+        let key = try TargetSetup.key(options.index, for: .cargo, flag: "--index", missing: missing)
+        let given = options.index ?? ""
         let index = given.hasPrefix("sparse+") ? given : "sparse+" + given
         let target = CredentialTarget(
             tool: .cargo, key: key, profile: context.profile, token: options.token, authorization: options.authorization,

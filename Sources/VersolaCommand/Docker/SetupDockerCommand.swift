@@ -9,11 +9,8 @@ struct SetupDockerCommand {
     let context: CommandContext
 
     func run(_ options: SetupDockerOptions) throws(CommandFailure) {
-        guard let text = options.host else {
-            throw .usage(UsageError("name the registry: versola setup-docker --host registry.example.com", command: .setupDocker))
-        }
-        let key: TargetKey
-        do throws(VersolaError) { key = try TargetKey.host(text) } catch { throw .versola(error) }
+        let missing = UsageError("name the registry: versola setup-docker --host registry.example.com", command: .setupDocker)
+        let key = try TargetSetup.key(options.host, for: .docker, flag: "--host", missing: missing)
         guard case .host(let host) = key else { return }
         let target = CredentialTarget(
             tool: .docker, key: key, profile: context.profile, token: options.token, username: options.username)

@@ -8,11 +8,8 @@ struct SetupPipCommand {
     let context: CommandContext
 
     func run(_ options: SetupPipOptions) throws(CommandFailure) {
-        guard let url = options.url else {
-            throw .usage(UsageError("name the index: versola setup-pip --url https://packages.example.com/simple/", command: .setupPip))
-        }
-        let key: TargetKey
-        do throws(VersolaError) { key = try TargetKey.url(url, flag: "--url") } catch { throw .versola(error) }
+        let missing = UsageError("name the index: versola setup-pip --url https://packages.example.com/simple/", command: .setupPip)
+        let key = try TargetSetup.key(options.url, for: .python, flag: "--url", missing: missing)
         let target = CredentialTarget(
             tool: .python, key: key, profile: context.profile, token: options.token, username: options.username)
         try TargetSetup.record(target, context)

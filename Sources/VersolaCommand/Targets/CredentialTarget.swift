@@ -57,7 +57,7 @@ public struct CredentialTarget: Sendable, Hashable {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("tool", .string(tool.rawValue)), ("match", .string(key.description)), ("profile", .string(profile)),
-            ("token", .string(token.rawValue)), ("source", .string(source.rawValue)),
+            ("token", .string(token.rawValue)), ("source", .string(unusableSource ?? source.rawValue)),
         ]
         if let username { members.append(("username", .string(username))) }
         if let authorization { members.append(("authorization", .string(authorization.rawValue))) }

@@ -32,14 +32,18 @@ public enum TargetKey: Sendable, Hashable, CustomStringConvertible {
         return .url(url)
     }
 
+    /// A key of `tool`'s kind: a registry host for docker, a URL prefix for the others.
+    public static func parse(_ text: String, for tool: TargetTool, flag: String) throws(VersolaError) -> TargetKey {
+        switch tool {
+        case .docker: try host(text, flag: flag)
+        case .python, .cargo: try url(text, flag: flag)
+        }
+    }
+
     /// The key a tool asks about (docker's server address, a URL), or nil when it names nothing
     /// a target could serve.
     public static func asked(_ text: String, tool: TargetTool) -> TargetKey? {
-        let trimmed = text.trimmingBlanks
-        switch tool {
-        case .docker: return try? host(trimmed)
-        case .python, .cargo: return try? url(trimmed, flag: "--url")
-        }
+        try? parse(text.trimmingBlanks, for: tool, flag: "--url")
     }
 
     /// The form kept in the table: `host[:port]` (or `http://host:port` on loopback), or the

@@ -22,6 +22,13 @@ enum TargetSetup {
         }
     }
 
+    /// The key a setup command's flag gives.
+    /// - Parameter missing: the usage error when the flag was not given.
+    static func key(_ text: String?, for tool: TargetTool, flag: String, missing: UsageError) throws(CommandFailure) -> TargetKey {
+        guard let text else { throw .usage(missing) }
+        do throws(VersolaError) { return try TargetKey.parse(text, for: tool, flag: flag) } catch { throw .versola(error) }
+    }
+
     /// The `--json` summary of a recorded target.
     static func summary(_ target: CredentialTarget, extra: [(String, JSONValue)] = []) -> String {
         var members: [(String, JSONValue)] = [
