@@ -41,7 +41,8 @@ fuzz: deps
 	@bash scripts/fuzz.sh $(TARGET) $(SECONDS)
 
 # `make install PREFIX=~/.local`: the front as $(PREFIX)/bin/versola (C, `cc -static`: it
-# links only the C library and answers a warm `versola token` itself) and the engine as
+# links only the C library and answers a warm `versola token` itself), docker's credential
+# helper $(PREFIX)/bin/docker-credential-versola as a link to it (the name says the command), and the engine as
 # $(PREFIX)/libexec/versola/versola (Swift runtime linked statically), which the front runs
 # with exec for everything else.
 PREFIX ?= /usr/local
@@ -95,6 +96,7 @@ endif
 		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d" && \
 	install -m 0755 "$$engine" "$(DESTDIR)$(PREFIX)/libexec/versola/versola" && \
 	install -m 0755 .build/front/versola "$(DESTDIR)$(PREFIX)/bin/versola" && \
+	ln -sf versola "$(DESTDIR)$(PREFIX)/bin/docker-credential-versola" && \
 	"$$engine" man > "$(DESTDIR)$(PREFIX)/share/man/man1/versola.1" && \
 	"$$engine" completion bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/versola" && \
 	"$$engine" completion zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_versola" && \

@@ -144,6 +144,9 @@ bash "$interop/oidctest.sh" --versola "$versola" --build "$build" || status=1
 echo "== FastMCP (resource-first sign-in)"
 bash "$interop/mcp.sh" --versola "$versola" --tsv "$results" --build "$build" || status=1
 
+echo "== real clients: skopeo, docker CLI, pip, uv, twine, cargo (Conformance/interop/tools.sh)"
+bash "$interop/tools.sh" --versola "$versola" --tsv "$results" --build "$build" --test-idp "$bin/versola-test-idp" || status=1
+
 echo "== versola-test-idp --auto-login"
 if ! start_test_idp "$bin" "$work/idp.out" --auto-login --device-interval 1; then
   status=1

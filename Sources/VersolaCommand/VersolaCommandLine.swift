@@ -22,6 +22,18 @@ public enum VersolaCommandLine {
         return SyncBridge.wait { await CommandRunner.run(context) }.rawValue
     }
 
+    /// The program names that stand for a command, for links to the binary: docker runs its
+    /// credential helper as `docker-credential-versola` (``AdapterCommandSpecs/dockerCredential``).
+    public static let commandNames: [String: CommandName] = ["docker-credential-versola": .dockerCredential]
+
+    /// The arguments to parse when the program was run as `name` (its `argv[0]`): the command a
+    /// link's name stands for comes first, else `arguments` as they are.
+    public static func arguments(invokedAs name: String, _ arguments: [String]) -> [String] {
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        guard let command = commandNames[base] else { return arguments }
+        return [command.rawValue] + arguments
+    }
+
     /// The absolute path people run as `versola`, for other programs to run (kubectl's exec
     /// plugin): the front beside this engine when there is one, so that their `versola token`
     /// takes the warm path (`PREFIX/bin/versola` for the installed `PREFIX/libexec/versola/versola`;

@@ -39,4 +39,26 @@ int front_parse(int argc, char **argv, const char *exec_info, struct front_reque
  * when the answer was lost (the stream ended or was cut short). */
 int front_answer(int connection, const char **line, size_t *length);
 
+/* Whether argv is docker's `get`: `docker-credential-versola get` or `versola docker-credential get`. */
+int front_docker_get(int argc, char **argv);
+
+/* The tool of an adapter's command line the front answers: "docker" for docker's `get` (its
+ * address on standard input), "python" for exactly `credential --url URL` (`*url` set); NULL
+ * for any other command line. */
+const char *front_credential(int argc, char **argv, const char **url);
+
+/* Reads standard input to its end into `buffer`; the length, or -1 when it does not fit or
+ * cannot be read. */
+long front_read_input(char *buffer, size_t capacity);
+
+/* A memory file holding `bytes`, read from its start; -1 when it could not be made whole. */
+int front_memory_file(const char *name, const char *bytes, size_t length);
+
+/* Makes `bytes` the standard input again (a memory file), for the engine to read. */
+void front_restore_input(const char *bytes, size_t length);
+
+/* The server address in `bytes` without surrounding blanks, when it is printable ASCII the
+ * request can carry as it is (no quote, backslash or space inside); 0 otherwise. */
+int front_plain_address(const char *bytes, size_t length, const char **start, size_t *count);
+
 #endif

@@ -47,18 +47,9 @@ static void run_engine(char **argv) {
 
 /* Hands a delivered answer (empty when it was lost) to the engine to render; never returns. */
 static void hand_over(char **argv, const char *line, size_t length) {
-    int descriptor = memfd_create("versola-agent-reply", 0);
-    if (descriptor >= 0) {
-        size_t offset = 0;
-        while (offset < length) {
-            ssize_t written = write(descriptor, line + offset, length - offset);
-            if (written < 0 && errno == EINTR) continue;
-            if (written <= 0) break;
-            offset += (size_t)written;
-        }
-        if (offset != length) length = 0; /* read back as a lost answer */
-        if (ftruncate(descriptor, (off_t)length) != 0 || lseek(descriptor, 0, SEEK_SET) != 0) descriptor = -1;
-    }
+    int descriptor = front_memory_file("versola-agent-reply", line, length);
+    /* One not written whole is read back as a lost answer. */
+    if (descriptor < 0) descriptor = front_memory_file("versola-agent-reply", "", 0);
     char value[64];
     snprintf(value, sizeof value, "%d.%d", descriptor, (int)getpid());
     setenv(hand_over_variable, value, 1);
@@ -132,11 +123,41 @@ static int send_all(int descriptor, const char *bytes, size_t length) {
     return 1;
 }
 
+/* Standard input the front read (docker's server address), put back before the engine runs. */
+static char input[4096];
+static long input_length = -1;
+
+static void engine_with_input(char **argv) {
+    if (input_length >= 0) front_restore_input(input, (size_t)input_length);
+    run_engine(argv);
+}
+
+/* The request line of an adapter's `credential` request: the address is `url`, else docker's
+ * server address on standard input (the target table names the profile: `profile` is unused). */
+static int credential_request(
+    char *line, size_t capacity, const char *tool, const char *url, const char *config, const char *state) {
+    const char *address = url;
+    size_t length = url ? strlen(url) : 0;
+    if (!url) {
+        input_length = front_read_input(input, sizeof input);
+        if (input_length < 0) return -1;
+        address = input;
+        length = (size_t)input_length;
+    }
+    if (!front_plain_address(address, length, &address, &length)) return -1;
+    return snprintf(line, capacity,
+        "{\"v\":1,\"op\":\"credential\",\"profile\":\"default\",\"config\":\"%s\",\"state\":\"%s\","
+        "\"args\":{\"tool\":\"%s\",\"address\":\"%.*s\",\"print\":true}}\n",
+        config, state, tool, (int)length, address);
+}
+
 int main(int argc, char **argv) {
     struct front_request request;
-    if (front_parse(argc, argv, getenv("KUBERNETES_EXEC_INFO"), &request) != 0) run_engine(argv);
+    const char *url;
+    const char *tool = front_credential(argc, argv, &url);
+    if (!tool && front_parse(argc, argv, getenv("KUBERNETES_EXEC_INFO"), &request) != 0) run_engine(argv);
     /* Without the agent, or with settings the engine reads: the engine decides. */
-    if (getenv("VERSOLA_NO_AGENT") || getenv("VERSOLA_PROFILE")) run_engine(argv);
+    if (getenv("VERSOLA_NO_AGENT") || (!tool && getenv("VERSOLA_PROFILE"))) run_engine(argv);
     char config[2200], state[2200], path[PATH_MAX];
     if (!xdg_directory("XDG_CONFIG_HOME", "/.config", config, sizeof config)
         || !xdg_directory("XDG_STATE_HOME", "/.local/state", state, sizeof state) || !socket_path(path, sizeof path))
@@ -155,15 +176,20 @@ int main(int argc, char **argv) {
 
     /* The request AgentRequest.line writes (docs/agent-protocol.md), asking for the printout. */
     char line[8192], print[128] = "";
-    if (request.api_version) snprintf(print, sizeof print, ",\"apiVersion\":\"%s\"", request.api_version);
-    int length = snprintf(line, sizeof line,
-        "{\"v\":1,\"op\":\"%s\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\","
-        "\"args\":{\"forceRefresh\":%s,\"print\":{\"format\":\"%s\"%s}}}\n",
-        request.kind == 'i' ? "id-token" : "token", request.profile, config, state,
-        request.force_refresh ? "true" : "false", request.format, print);
+    int length;
+    if (tool) {
+        length = credential_request(line, sizeof line, tool, url, config, state);
+    } else {
+        if (request.api_version) snprintf(print, sizeof print, ",\"apiVersion\":\"%s\"", request.api_version);
+        length = snprintf(line, sizeof line,
+            "{\"v\":1,\"op\":\"%s\",\"profile\":\"%s\",\"config\":\"%s\",\"state\":\"%s\","
+            "\"args\":{\"forceRefresh\":%s,\"print\":{\"format\":\"%s\"%s}}}\n",
+            request.kind == 'i' ? "id-token" : "token", request.profile, config, state,
+            request.force_refresh ? "true" : "false", request.format, print);
+    }
     if (length <= 0 || (size_t)length >= sizeof line || !send_all(connection, line, (size_t)length)) {
         close(connection);
-        run_engine(argv);
+        engine_with_input(argv);
     }
 
     /* Delivered: from here on the answer is printed or handed over, never asked again (R9). */
@@ -173,6 +199,7 @@ int main(int argc, char **argv) {
     int printed = front_answer(connection, &answer, &answer_length) == 0;
     close(connection);
     if (printed) return 0;
+    if (input_length >= 0) front_restore_input(input, (size_t)input_length);
     hand_over(argv, answer, answer_length);
     return 0;
 }

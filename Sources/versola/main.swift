@@ -6,7 +6,9 @@ import VersolaCommand
 // command but a warm `token`, and to render an agent answer it hands over.
 // First, before anything reads the environment: what the agent's launcher added to it.
 AgentLaunchEnvironment.takeBackLauncherAdditions()
-let arguments = Array(CommandLine.arguments.dropFirst())
+// Run through a link (`docker-credential-versola`), the link's name says the command.
+let arguments = VersolaCommandLine.arguments(
+    invokedAs: CommandLine.arguments.first ?? "versola", Array(CommandLine.arguments.dropFirst()))
 let environment = ProcessInfo.processInfo.environment
 if let descriptor = AgentReplyHandOver.descriptor(in: environment) {
     signal(SIGPIPE, SIG_IGN)

@@ -122,7 +122,9 @@ struct CommandLineEndToEndTests {
             let child = try cli.spawn("bash", ["--norc", "-c", probe], stem: stem)
             let outcome = await cli.finished(child, stem: stem)
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            #expect(outcome.stdout == "--force-refresh --format\nsetup-git setup-kubectl\nraw json k8s\n", "\(outcome.stdout)")
+            #expect(
+                outcome.stdout == "--force-refresh --format\nsetup-git setup-kubectl setup-docker setup-pip setup-cargo\nraw json k8s\n",
+                "\(outcome.stdout)")
         }
     }
 

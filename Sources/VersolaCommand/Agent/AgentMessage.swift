@@ -34,6 +34,8 @@ public enum AgentOperation: String, Sendable, Hashable, CaseIterable {
     case ping
     /// Ask the agent to exit.
     case stop
+    /// A tool's credential for a target of the target table (``AgentCredentialArguments``).
+    case credential
 }
 
 /// What a request asks, with its arguments typed: one case per ``AgentOperation``.
@@ -52,6 +54,7 @@ public enum AgentCall: Sendable, Hashable {
     case unlock(JSONObject)
     case ping
     case stop
+    case credential(AgentCredentialArguments)
 
     /// The operation's name on the wire.
     public var operation: AgentOperation {
@@ -68,6 +71,7 @@ public enum AgentCall: Sendable, Hashable {
         case .unlock: .unlock
         case .ping: .ping
         case .stop: .stop
+        case .credential: .credential
         }
     }
 
@@ -78,6 +82,7 @@ public enum AgentCall: Sendable, Hashable {
         case .request(let object), .unlock(let object): object
         case .logout(let endSession): ["endSession": .bool(endSession)]
         case .adopt(let arguments): arguments.object
+        case .credential(let arguments): arguments.object
         case .status, .userInfo, .reload, .watch, .ping, .stop: JSONObject()
         }
     }
@@ -100,6 +105,9 @@ public enum AgentCall: Sendable, Hashable {
         case .unlock: self = .unlock(arguments)
         case .ping: self = .ping
         case .stop: self = .stop
+        case .credential:
+            guard let credential = AgentCredentialArguments(arguments) else { return nil }
+            self = .credential(credential)
         }
     }
 }

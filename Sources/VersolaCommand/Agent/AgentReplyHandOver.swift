@@ -41,7 +41,12 @@ public enum AgentReplyHandOver {
         }
         let global = invocation.global
         let reply = AgentReply(line: line) ?? .failure(AgentClient.lostAnswer)
-        // The front hands over `token` only; for anything else the answer cannot be used.
+        if let status = TargetCommands.finish(
+            reply, CommandContext(invocation: invocation, environment: environment, console: console, executable: executable))
+        {
+            return status.rawValue
+        }
+        // The front hands over `token` and the adapters' answers only; for anything else the answer cannot be used.
         guard case .token(let options) = invocation.command else {
             let error = AgentClient.lostAnswer
             console.err(ErrorReport.render(.versola(error), json: global.json, profile: global.profile))

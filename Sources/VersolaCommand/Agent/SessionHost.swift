@@ -98,6 +98,7 @@ public actor SessionHost {
     /// as long as that file (and its folders) did not change since the session was confirmed
     /// for it; nil when the request must be answered by ``handle(_:)``.
     public nonisolated func answerWarm(_ request: AgentRequest) -> AgentReply? {
+        if case .credential(let arguments) = request.call { return answerWarmCredential(arguments, request) }
         guard case .token(let arguments) = request.call, !arguments.forceRefresh,
             let location = try? location(of: request),
             let generation = ProfileGeneration(location.directories, profile: location.profile),
@@ -116,6 +117,8 @@ public actor SessionHost {
         switch request.call {
         case .ping, .stop:
             return .success(["pid": .integer(Int64(getpid()))])
+        case .credential(let arguments):
+            return await credential(arguments, request)
         case .reload:
             let (session, _) = try await session(for: location(of: request))
             await session.reloadFromStore()

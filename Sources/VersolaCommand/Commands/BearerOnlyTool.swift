@@ -9,6 +9,12 @@ enum BearerOnlyTool: String, Sendable {
     case git
     /// kubectl, through `versola token --format k8s`.
     case kubectl
+    /// docker, skopeo and other registry clients, through `docker-credential-versola`.
+    case docker
+    /// pip, uv and twine, through the keyring backend and `versola credential`.
+    case python = "pip"
+    /// cargo, through `versola cargo-credential`.
+    case cargo
 
     /// The error for a DPoP-bound profile asked for a token this tool would send as Bearer:
     /// what is wrong, and the login that makes the profile a Bearer one.

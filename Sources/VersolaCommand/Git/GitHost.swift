@@ -16,17 +16,23 @@ public struct GitHost: Sendable, Hashable, CustomStringConvertible {
     public var authority: String
 
     /// What `--host` accepts: a host name (`https` is implied) or an `https://` URL, or an
-    /// `http://` URL of a loopback host; a path is ignored.
+    /// `http://` URL of a loopback host; a path is ignored. The one rule for where a token may
+    /// be sent, shared by the other tools' targets (``TargetKey``).
+    /// - Parameters:
+    ///   - flag: the flag that gave `text`, for the message.
+    ///   - example: a host name of the kind the flag takes, for the message.
     /// - Throws: `.configuration(.invalidConfiguration)` naming what is wrong.
-    public static func parse(_ text: String) throws(VersolaError) -> GitHost {
+    public static func parse(_ text: String, flag: String = "--host", example: String = "git.example.com")
+        throws(VersolaError) -> GitHost
+    {
         let written = text.contains("://") ? text : "https://" + text
         guard let url = URL(string: written), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
         else {
-            throw .configuration(.invalidConfiguration("--host needs a host name such as git.example.com"))
+            throw .configuration(.invalidConfiguration("\(flag) needs a host name such as \(example)"))
         }
         guard scheme == "https" || (scheme == "http" && Origin(scheme: scheme, host: host)?.isLoopback == true) else {
             throw .configuration(
-                .invalidConfiguration("--host must be https (plain http only on loopback): a token must not travel in clear"))
+                .invalidConfiguration("\(flag) must be https (plain http only on loopback): a token must not travel in clear"))
         }
         let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return GitHost(scheme: scheme, authority: (shownHost + (url.port.map { ":\($0)" } ?? "")).lowercased())

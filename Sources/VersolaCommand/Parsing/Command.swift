@@ -31,6 +31,18 @@ public enum Command: Sendable, Hashable {
     case setupGit(SetupGitOptions)
     /// `versola setup-kubectl`: print the kubeconfig user that runs versola for kubectl.
     case setupKubectl(SetupKubectlOptions)
+    /// `versola setup-docker --host H`: serve a docker registry from the profile.
+    case setupDocker(SetupDockerOptions)
+    /// `versola setup-pip --url U`: serve a Python package index from the profile.
+    case setupPip(SetupPipOptions)
+    /// `versola setup-cargo --registry N --index U`: serve a cargo registry from the profile.
+    case setupCargo(SetupCargoOptions)
+    /// `docker-credential-versola get|store|erase|list` (`versola docker-credential`).
+    case dockerCredential(DockerCredentialOperation)
+    /// `versola credential --url U`: the credential for a URL, as JSON (the keyring backend's).
+    case credential(CredentialOptions)
+    /// `versola cargo-credential --cargo-plugin`: cargo's credential-provider protocol.
+    case cargoCredential(CargoCredentialOptions)
     /// `versola profiles`: list the saved profiles.
     case profiles
     /// `versola completion bash|zsh|fish`: print a completion script.
@@ -71,6 +83,18 @@ public enum CommandName: String, Sendable, Hashable, CaseIterable {
     case setupGit = "setup-git"
     /// `setup-kubectl`.
     case setupKubectl = "setup-kubectl"
+    /// `setup-docker`.
+    case setupDocker = "setup-docker"
+    /// `setup-pip`.
+    case setupPip = "setup-pip"
+    /// `setup-cargo`.
+    case setupCargo = "setup-cargo"
+    /// `docker-credential` (also run as `docker-credential-versola`).
+    case dockerCredential = "docker-credential"
+    /// `credential`.
+    case credential
+    /// `cargo-credential`.
+    case cargoCredential = "cargo-credential"
     /// `profiles`.
     case profiles
     /// `completion`.

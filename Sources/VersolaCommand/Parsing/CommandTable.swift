@@ -72,7 +72,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = forms.map(\.spec)
 
     /// The declarations the entries are made from.
-    static let forms: [CommandForm] = LoginCommandSpecs.all + ToolCommandSpecs.all
+    static let forms: [CommandForm] = LoginCommandSpecs.all + ToolCommandSpecs.all + AdapterCommandSpecs.all
 
     /// The entry of `name`.
     public static func spec(_ name: CommandName) -> CommandSpec { form(name).spec }

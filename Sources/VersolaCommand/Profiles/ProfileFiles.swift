@@ -39,7 +39,14 @@ public struct ProfileFiles: Sendable, Hashable {
     /// The settings in the file at `path` (in this directory), or nil when there is none;
     /// checked as ``load(_:)`` says.
     func read(at path: String) throws(VersolaError) -> ProfileSettings? {
-        for folder in [applicationDirectory, directory] {
+        try readJSON(at: path).map { value throws(VersolaError) in try ProfileSettings(json: value) }
+    }
+
+    /// The JSON value in the file at `path` (in this directory, or with `beside` in the
+    /// `versola` directory above it, such as the target table), or nil when there is none;
+    /// checked as ``load(_:)`` says.
+    func readJSON(at path: String, beside: Bool = false) throws(VersolaError) -> JSONValue? {
+        for folder in beside ? [applicationDirectory] : [applicationDirectory, directory] {
             guard try OwnedPath.checkIfPresent(folder, what: "profile directory", access: .notWritableByOthers) != nil
             else { return nil }
         }
@@ -63,7 +70,7 @@ public struct ProfileFiles: Sendable, Hashable {
         do { value = try JSONValue(parsing: Array(data)) } catch {
             throw .configuration(.invalidConfiguration("\(path) is not valid JSON"))
         }
-        return try ProfileSettings(json: value)
+        return value
     }
 
     /// The largest profile file read: 64 KiB.
@@ -93,6 +100,11 @@ public struct ProfileFiles: Sendable, Hashable {
     /// Writes `settings` to the file at `path` (in this directory) atomically, making the
     /// directories as needed.
     func write(_ settings: ProfileSettings, to path: String) throws(VersolaError) {
+        try write(json: settings.json, to: path)
+    }
+
+    /// Writes `value` to the file at `path` (in or beside this directory) atomically, user-only.
+    func write(json value: JSONValue, to path: String) throws(VersolaError) {
         // Never write into (nor tighten) a directory someone else owns (L4).
         for folder in [applicationDirectory, directory] {
             var info = stat()
@@ -107,7 +119,7 @@ public struct ProfileFiles: Sendable, Hashable {
             throw error.versolaError
         }
         let temporary = path + ".tmp-\(getpid())"
-        let bytes = Array((settings.json.serialized() + "\n").utf8)
+        let bytes = Array((value.serialized() + "\n").utf8)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .configuration(.invalidConfiguration("cannot write \(temporary)")) }
         fchmod(descriptor, 0o600)

@@ -37,6 +37,7 @@ public enum CommandRunner {
             try await SetupGitCommand(context: context).run(options)
         case .setupKubectl(let options):
             try SetupKubectlCommand(context: context).run(options)
+        case .setupDocker, .dockerCredential, .setupPip, .credential, .setupCargo, .cargoCredential: return try await TargetCommands.run(context)
         case .login(let options):
             try await LoginCommand(context: context, options: options).run()
         case .token(let options):
