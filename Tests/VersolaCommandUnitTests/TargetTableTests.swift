@@ -78,6 +78,7 @@ struct TargetTableTests {
         chmod(configHome + "/versola", 0o700)
         try #"{"version":1,"targets":[\#(exchange),\#(future)]}"#.write(
             toFile: TargetTable.path(configHome: configHome), atomically: true, encoding: .utf8)
+        chmod(TargetTable.path(configHome: configHome), 0o600)  // whatever the umask of the run
         var table = try TargetTable.load(configHome: configHome)
         // A source this versola does not know is served but unusable, never someone else's.
         #expect(table.target(for: .docker, address: "harbor.example.com")?.unusableSource == "token-exchange")
