@@ -146,3 +146,21 @@ extension TargetTableTests {
         }
     }
 }
+
+extension TargetTableTests {
+    // The protocol document's credential results read as the typed result and are written back the same.
+    @Test func credentialResultsOfTheDocumentRoundTrip() throws {
+        let replies = try AgentProtocolDocumentTests.examples("agent-reply").filter { $0.contains("\"served\"") || $0.contains("\"target\"") }
+        #expect(replies.count == 2)
+        for reply in replies {
+            guard case .success(let value)? = AgentReply(line: Array(reply.utf8.dropLast())) else {
+                Issue.record("not a reply: \(reply)")
+                continue
+            }
+            let result = try #require(AgentCredentialResult(json: value))
+            #expect(result.json == value)
+        }
+        #expect(AgentCredentialResult(json: ["target": "broken"]) == nil)
+        #expect(AgentCredentialResult.notServed.served == nil)
+    }
+}
