@@ -68,7 +68,7 @@ trace() {
     done
     "$front" agent --stop >/dev/null
     for _ in $(seq 1 100); do kill -0 "$agent" 2>/dev/null || break; sleep 0.05; done
-    login=$(find "$home" -maxdepth 1 -name 'trace.*' ! -name "trace.$agent" -printf '%s %p\n' | sort -rn | head -n 1 | cut -d' ' -f2)
+    login=$(find "$home" -maxdepth 1 -name 'trace.*' ! -name "trace.$agent" -printf '%s %p\n' | sort -rn | awk 'NR == 1 {print $2}')
     mv "$home/trace.$agent" "$name.agent"; mv "$login" "$name.login"
     cat "$home"/trace.* 2>/dev/null > "$name.other" || true
   )

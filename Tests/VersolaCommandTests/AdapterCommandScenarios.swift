@@ -206,4 +206,19 @@ extension AdapterCommandScenarios {
             #expect(credential.stderr.contains("--no-dpop"))
         }
     }
+
+    @Test func setupsRunTogetherAllLand() async throws {
+        let cli = try await CLIHarness()
+        try await withHarness(cli) { cli in
+            try await cli.login(["--no-dpop"])
+            let hosts = (1...6).map { "registry\($0).example.com" }
+            let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+                for host in hosts { group.addTask { try await cli.run(["setup-docker", "--host", host]).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 0 })
+            let listed = try JSONValue(parsing: Array(try await Self.docker(cli, "list", input: "").stdout.utf8))
+            #expect(Set(listed.object?.names ?? []) == Set(hosts))
+        }
+    }
 }

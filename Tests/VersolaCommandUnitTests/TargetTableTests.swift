@@ -78,6 +78,7 @@ struct TargetTableTests {
         chmod(configHome + "/versola", 0o700)
         try #"{"version":1,"targets":[\#(exchange),\#(future)]}"#.write(
             toFile: TargetTable.path(configHome: configHome), atomically: true, encoding: .utf8)
+        chmod(TargetTable.path(configHome: configHome), 0o600)  // whatever the umask of the run
         var table = try TargetTable.load(configHome: configHome)
         // A source this versola does not know is served but unusable, never someone else's.
         #expect(table.target(for: .docker, address: "harbor.example.com")?.unusableSource == "token-exchange")
@@ -143,5 +144,23 @@ extension TargetTableTests {
             let words = line.split(separator: " ").dropFirst().map(String.init)
             #expect(throws: Never.self) { try CommandParser.parse(words) }
         }
+    }
+}
+
+extension TargetTableTests {
+    // The protocol document's credential results read as the typed result and are written back the same.
+    @Test func credentialResultsOfTheDocumentRoundTrip() throws {
+        let replies = try AgentProtocolDocumentTests.examples("agent-reply").filter { $0.contains("\"served\"") || $0.contains("\"target\"") }
+        #expect(replies.count == 2)
+        for reply in replies {
+            guard case .success(let value)? = AgentReply(line: Array(reply.utf8.dropLast())) else {
+                Issue.record("not a reply: \(reply)")
+                continue
+            }
+            let result = try #require(AgentCredentialResult(json: value))
+            #expect(result.json == value)
+        }
+        #expect(AgentCredentialResult(json: ["target": "broken"]) == nil)
+        #expect(AgentCredentialResult.notServed.served == nil)
     }
 }

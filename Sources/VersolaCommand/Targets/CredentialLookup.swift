@@ -31,11 +31,8 @@ struct CredentialLookup {
         case .printed(let printout): return .printed(printout)
         case .failure(let error): throw error
         case .success(let value):
-            if value["served"]?.bool == false { return .notServed }
-            guard let target = value["target"].flatMap(CredentialTarget.init(json:)),
-                let token = value["token"].flatMap({ AgentTokenResult($0, kind: target.token) })
-            else { throw AgentClient.lostAnswer }
-            return .served(target, token)
+            guard let result = AgentCredentialResult(json: value) else { throw AgentClient.lostAnswer }
+            return result.served.map { .served($0.target, $0.token) } ?? .notServed
         }
     }
 

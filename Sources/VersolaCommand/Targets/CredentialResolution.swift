@@ -14,9 +14,6 @@ enum CredentialResolution {
     case answered(AgentReply)
     case token(CredentialTarget, AgentRequest)
 
-    /// The answer for an address no target covers.
-    static let notServed: JSONValue = ["served": false]
-
     /// Reads the table (and, unless `warm`, the profile, for a DPoP refusal before any token).
     static func resolve(
         _ arguments: AgentCredentialArguments, _ request: AgentRequest, directories: XDGDirectories, warm: Bool
@@ -24,7 +21,7 @@ enum CredentialResolution {
         do throws(VersolaError) {
             let table = try TargetTable.load(configHome: directories.configHome.path)
             guard let target = table.target(for: arguments.tool, address: arguments.address) else {
-                return .answered(.success(notServed))
+                return .answered(.success(AgentCredentialResult.notServed.json))
             }
             if let source = target.unusableSource {
                 throw .configuration(
@@ -52,7 +49,7 @@ enum CredentialResolution {
             return .failure(target.tool.bearerTool.dpopRefused(profile: target.profile))
         }
         guard arguments.print, let text = printout(target, token, arguments) else {
-            return .success(["target": target.json, "token": token.json])
+            return .success(AgentCredentialResult(target: target, token: token).json)
         }
         return .printed(AgentPrintout(bytes: Array(text.utf8)))
     }

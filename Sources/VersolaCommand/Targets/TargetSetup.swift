@@ -1,3 +1,4 @@
+import Glibc
 import Versola
 import VersolaJOSE
 
@@ -13,6 +14,10 @@ enum TargetSetup {
             let settings = try context.profileFiles().require(target.profile)
             guard settings.dpop != .require else { throw target.tool.bearerTool.dpopRefused(profile: target.profile) }
             let configHome = try context.directories().configHome.path
+            // One setup at a time reads and writes the table, so that two at once both land.
+            let lock = open(TargetTable.path(configHome: configHome) + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            defer { if lock >= 0 { close(lock) } }
+            if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
             var table = try TargetTable.load(configHome: configHome)
             guard !table.targets.contains(target) else { return }
             table.put(target)
