@@ -97,11 +97,14 @@ endif
 	install -m 0755 "$$engine" "$(DESTDIR)$(PREFIX)/libexec/versola/versola" && \
 	install -m 0755 .build/front/versola "$(DESTDIR)$(PREFIX)/bin/versola" && \
 	ln -sf versola "$(DESTDIR)$(PREFIX)/bin/docker-credential-versola" && \
+	install -d "$(DESTDIR)$(PREFIX)/share/versola/keyring/versola_keyring" && \
+	install -m 0644 integrations/keyring/pyproject.toml integrations/keyring/README.md "$(DESTDIR)$(PREFIX)/share/versola/keyring/" && \
+	install -m 0644 integrations/keyring/versola_keyring/*.py "$(DESTDIR)$(PREFIX)/share/versola/keyring/versola_keyring/" && \
 	"$$engine" man > "$(DESTDIR)$(PREFIX)/share/man/man1/versola.1" && \
 	"$$engine" completion bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/versola" && \
 	"$$engine" completion zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_versola" && \
 	"$$engine" completion fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/versola.fish" && \
-	echo "installed versola (front and engine), its man page and completions under $(DESTDIR)$(PREFIX)"
+	echo "installed versola (front and engine), its man page, completions and keyring backend under $(DESTDIR)$(PREFIX)"
 
 # Every build directory: .build and the separate ones (.build-fuzz, .build-tsan, .build-interop).
 clean:

@@ -27,12 +27,18 @@ public enum VersolaCommandLine {
     public static let commandNames: [String: CommandName] = ["docker-credential-versola": .dockerCredential]
 
     /// The arguments to parse when the program was run as `name` (its `argv[0]`): the command a
-    /// link's name stands for comes first, else `arguments` as they are.
+    /// link's name stands for comes first; cargo's credential provider when cargo runs it (cargo
+    /// starts a provider as `PATH --cargo-plugin` alone and sends the configured words, here
+    /// `cargo-credential`, inside each request); else `arguments` as they are.
     public static func arguments(invokedAs name: String, _ arguments: [String]) -> [String] {
         let base = name.split(separator: "/").last.map(String.init) ?? name
-        guard let command = commandNames[base] else { return arguments }
-        return [command.rawValue] + arguments
+        if let command = commandNames[base] { return [command.rawValue] + arguments }
+        if arguments == [cargoPluginFlag] { return [CommandName.cargoCredential.rawValue, cargoPluginFlag] }
+        return arguments
     }
+
+    /// The one argument cargo gives a credential provider it starts.
+    static let cargoPluginFlag = "--cargo-plugin"
 
     /// The absolute path people run as `versola`, for other programs to run (kubectl's exec
     /// plugin): the front beside this engine when there is one, so that their `versola token`

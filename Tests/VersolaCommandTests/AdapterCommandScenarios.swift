@@ -160,7 +160,7 @@ struct AdapterCommandScenarios {
                 #"{"v":1,"registry":{"index-url":"sparse+http://127.0.0.1:9000/index/","name":"other"},"kind":"get","operation":"read","args":[]}"#,
                 #"{"v":1,"registry":{"index-url":"sparse+http://127.0.0.1:8000/index/","name":"mine"},"kind":"login","token":null,"args":[]}"#,
             ]
-            let run = try await cli.run(["cargo-credential", "--cargo-plugin"], stdin: requests.joined(separator: "\n") + "\n")
+            let run = try await cli.run(["--cargo-plugin"], stdin: requests.joined(separator: "\n") + "\n")
             #expect(run.status == 0, "\(run.stderr)")
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.count == 4)

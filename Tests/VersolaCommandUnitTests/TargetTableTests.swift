@@ -122,9 +122,24 @@ struct TargetTableTests {
         #expect(CargoCredentialCommand.failure(message: "m").serialized() == #"{"Err":{"kind":"other","message":"m","caused-by":[]}}"#)
     }
 
+    @Test func setupPipNamesTheBackendWhereItIsAndPipsImportMode() {
+        #expect(SetupPipCommand.keyringPackage(executable: "/opt/v/libexec/versola/versola") == "/opt/v/share/versola/keyring")
+        #expect(SetupPipCommand.keyringPackage(executable: "/src/versola/.build/debug/versola") == "./integrations/keyring")
+        let lines = SetupPipCommand.instructions(index: "https://p.example.com/simple/", withUser: "https://u@p.example.com/simple/", package: "/opt/v/share/versola/keyring")
+        #expect(lines.contains("pip install 'keyring>=25.2.1' /opt/v/share/versola/keyring\n"))
+        // pip's subprocess mode skips a keyring command in pip's own environment: import it is.
+        #expect(lines.contains("pip config set global.keyring-provider import\n"))
+        #expect(!lines.contains("pip config set global.keyring-provider subprocess"))
+    }
+
     @Test func theLinksNameSaysTheCommand() throws {
         #expect(VersolaCommandLine.arguments(invokedAs: "/usr/bin/docker-credential-versola", ["get"]) == ["docker-credential", "get"])
         #expect(VersolaCommandLine.arguments(invokedAs: "versola", ["token"]) == ["token"])
+        // cargo runs a provider as `PATH --cargo-plugin`, the configured `cargo-credential` only in its requests.
+        #expect(
+            VersolaCommandLine.arguments(invokedAs: "/usr/bin/versola", ["--cargo-plugin"])
+                == ["cargo-credential", "--cargo-plugin"])
+        #expect(VersolaCommandLine.arguments(invokedAs: "versola", ["token", "--cargo-plugin"]) == ["token", "--cargo-plugin"])
         #expect(try CommandParser.parse(["docker-credential", "list"]).command == .dockerCredential(.list))
         #expect(throws: UsageError.self) { try CommandParser.parse(["docker-credential", "fill"]) }
         #expect(try CommandParser.parse(["setup-cargo", "--registry", "r", "--index", "sparse+https://c/", "--authorization", "token"]).command

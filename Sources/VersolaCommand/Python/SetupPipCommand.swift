@@ -1,3 +1,4 @@
+import Foundation
 import Versola
 import VersolaJOSE
 
@@ -30,15 +31,29 @@ struct SetupPipCommand {
         return index.replacingCharacters(in: range, with: "://" + user + "@")
     }
 
-    /// The lines printed: the keyring backend, then each tool's settings.
-    static func instructions(index: String, withUser: String) -> String {
+    /// Where the keyring backend's package is: `PREFIX/share/versola/keyring` beside an installed
+    /// engine (`PREFIX/libexec/versola/versola`, put there by `make install`), else its folder in
+    /// versola's source.
+    static func keyringPackage(executable: String? = VersolaCommandLine.currentExecutable()) -> String {
+        let fallback = "./integrations/keyring"
+        guard let executable else { return fallback }
+        let directory = (executable as NSString).deletingLastPathComponent
+        guard directory.hasSuffix("/libexec/versola") else { return fallback }
+        let prefix = ((directory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return prefix + "/share/versola/keyring"
+    }
+
+    /// The lines printed: the keyring backend, then each tool's settings. pip asks the keyring
+    /// in its own environment only in `import` mode (its `subprocess` mode skips a `keyring`
+    /// command found there); uv runs the `keyring` command found on PATH.
+    static func instructions(index: String, withUser: String, package: String = keyringPackage()) -> String {
         """
-        # the keyring backend, where pip's, uv's and twine's keyring runs:
-        pip install keyring versola-keyring
-        # pip:
+        # the keyring backend, in the environment pip and twine run in (versola-keyring is not on PyPI):
+        pip install 'keyring>=25.2.1' \(ShellWord.quoted(package))
+        # pip (import mode: the backend beside pip):
         pip config set global.index-url \(ShellWord.quoted(index))
-        pip config set global.keyring-provider subprocess
-        # uv (the user in the URL makes uv ask the keyring):
+        pip config set global.keyring-provider import
+        # uv (the keyring command on PATH; the user in the URL makes uv ask it):
         export UV_INDEX_URL=\(ShellWord.quoted(withUser)) UV_KEYRING_PROVIDER=subprocess
         # twine, to an upload URL this index covers (else set it up too: versola setup-pip --url UPLOAD_URL):
         twine upload --repository-url UPLOAD_URL dist/*
