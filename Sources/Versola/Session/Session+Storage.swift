@@ -32,7 +32,9 @@ extension Session {
         switch stored {
         case .locked:
             await perform(apply(.storageLocked))
-        case .grant:
+        case .grant(let grant, _, _, _):
+            // P10: the record this session holds for a later write is newer than the one it replaces.
+            if let unsaved, grant.refreshToken == unsaved.replacing, unsaved.record.refreshToken != unsaved.replacing { return }
             if let record { client.dpopNonces.restore(record.dpopNonces) }
             await perform(apply(.storeChanged(stored)))
         case .empty, .pendingRequest, .expiredPendingRequest, .unreadable:
@@ -85,17 +87,48 @@ extension Session {
         if superseded, let grant = grant(from: pending.record) { _ = await client.revoke(grant) }
     }
 
+    /// Tries the held record again, after 2 s, then twice as long each time, at most a minute
+    /// apart, until it is written or dropped.
     private func scheduleUnsavedRetry() {
         guard unsavedRetry == nil else { return }
         let clock = client.environment.clock
         unsavedRetry = Task { [weak self] in
+            var pause = Duration.seconds(2)
             while !Task.isCancelled {
-                do { try await clock.sleep(for: .seconds(2)) } catch { return }
+                do { try await clock.sleep(for: pause) } catch { return }
+                pause = min(pause * 2, .seconds(60))
                 guard let self else { return }
                 await self.flushUnsaved()
                 if await self.unsaved == nil { return }
             }
         }
+    }
+
+    // MARK: A record handed over by a process that ends (P10)
+
+    /// The renewed record this session could not store yet (P10), for the process that
+    /// outlives this one; nil when every record is stored.
+    package var unsavedRecord: SessionRecord? { unsaved?.record }
+
+    /// What this session holds before another process (the agent's refresh process) renews
+    /// its grant: what a record that process hands back replaces on disk.
+    package func handOverPoint() -> RenewalHandOver {
+        RenewalHandOver(replacing: machine.heldGrant?.grant.refreshToken)
+    }
+
+    /// Takes up `record`, renewed by another process that could not store it and handed over
+    /// (P10): held, served from, and written to the store now or, while the store refuses it,
+    /// again later; never over a session another process wrote meanwhile (then it is dropped
+    /// and its refresh token revoked).
+    package func holdHandedOver(_ record: SessionRecord, since point: RenewalHandOver) async {
+        guard unsaved == nil || unsaved?.record.refreshToken == point.replacing, let grant = grant(from: record) else { return }
+        unsaved = UnsavedRecord(record: record, replacing: point.replacing)
+        await flushUnsaved()
+        let stored = unsaved?.record == record ? nil : try? await store.load()
+        // Dropped as superseded: the session follows the store, which moved on.
+        guard unsaved?.record == record || stored?.refreshToken == record.refreshToken else { return }
+        await perform(apply(.refreshSucceeded(held(grant))))
+        if unsaved != nil { scheduleUnsavedRetry() }
     }
 
     /// The grant a stored record describes, for restoring and revocation: one with an ID token
