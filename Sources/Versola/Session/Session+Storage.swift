@@ -158,9 +158,7 @@ extension Session {
     @discardableResult
     public func logout(endSession: Bool = false) async -> EndSessionOutcome? {
         let unsavedGrant = unsaved.flatMap { grant(from: $0.record) }
-        let done = await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession)))
-        for case .openEndSession(let hint) in done { return await openEndSession(idTokenHint: hint) }
-        return nil
+        return await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession))).endSession
     }
 
     /// The wipe of a logout (S12): under the profile lock, reads the newest record and wipes it;
@@ -187,7 +185,7 @@ extension Session {
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,
     /// by the browser rules of the login (L1), through a one-time loopback page so that no
     /// command line carries the token; the local sign-out has already happened (S9).
-    private func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
+    func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
         let request: EndSessionRequest
         do throws(VersolaError) {
             request = try EndSessionRequest(metadata: try await client.metadata(), idToken: idTokenHint, configuration: configuration.client)

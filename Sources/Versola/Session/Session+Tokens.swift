@@ -70,15 +70,12 @@ extension Session {
             throw .reauthenticate(.sessionExpired)
         }
         if !forceRefresh, let token = held.token {
-            let clock = client.environment.clock
-            let renewable = held.grant.refreshToken != nil
-            switch freshness.verdict(for: token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow, renewable: renewable) {
+            switch machine.verdict(for: token, at: clockReading, renewable: held.grant.refreshToken != nil) {
             case .serve: return .token(token.value)
             case .deadlinesDisagree:
                 let renewed = try await refresh(from: held.grant)
                 if let fresh = machine.heldGrant?.token {
-                    freshness.checkFreshToken(fresh, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-                    apply(.accessTokenHeld(fresh, expiresAt: renewed.expiresAt))
+                    apply(.accessTokenHeld(fresh, expiresAt: renewed.expiresAt, minted: clockReading))
                 }
                 return .token(renewed.accessToken)
             case .expired: break
@@ -98,9 +95,9 @@ extension Session {
     private func refreshTask(from current: Grant) async throws(VersolaError) -> SingleFlight<Grant>.Work {
         if let running = refreshFlight.current { return running }
         guard current.refreshToken != nil else {
-            // S8: the access token expired and nothing can renew it. A grant restored from disk
-            // whose access token this process never had is left to the process that has it.
-            if !current.accessToken.isEmpty { await perform(apply(.grantExpiredWithoutRefreshToken)) }
+            // S8: the access token expired and nothing can renew it (the machine says whether
+            // that ends the grant it holds).
+            await perform(apply(.grantExpiredWithoutRefreshToken))
             throw .reauthenticate(.sessionExpired)
         }
         return refreshFlight.join {
@@ -271,16 +268,6 @@ extension Session {
     /// disk (its ID token must match); returns whether it was.
     package func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String?) async -> Bool {
         await resync()
-        guard state == .authenticated, var grant = machine.heldGrant?.grant, grant.idToken == idToken, !value.isEmpty
-        else { return false }
-        grant.accessToken = value
-        grant.expiresAt = expiresAt
-        guard let token = held(grant).token else { return false }
-        // A token minted moments ago that `exp` already calls expired means a fast wall clock,
-        // as after a refresh (T3): the local deadline is trusted from now on.
-        let clock = client.environment.clock
-        freshness.checkFreshToken(token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-        apply(.accessTokenHeld(token, expiresAt: expiresAt))
-        return true
+        return apply(.accessTokenOffered(value, expiresAt: expiresAt, idToken: idToken, at: clockReading)).accepted
     }
 }

@@ -32,8 +32,7 @@ public actor Session {
     let store: any SessionStore
     let browser: any BrowserLauncher
     let publisher = StatePublisher(state: .unauthenticated)
-    var machine = SessionMachine()
-    var freshness: AccessTokenFreshness
+    var machine: SessionMachine
     /// The refresh in flight, shared by every caller (T2).
     var refreshFlight = SingleFlight<Grant>()
     /// The held token and the clock verdict, mirrored for the fast path that takes no actor hop.
@@ -93,7 +92,7 @@ public actor Session {
         self.store = store
         self.browser = browser
         self.client = try OpenIDClient(configuration: configuration.client, environment: environment, browser: browser)
-        self.freshness = AccessTokenFreshness(margin: configuration.refreshMargin)
+        self.machine = SessionMachine(refreshMargin: configuration.refreshMargin)
     }
 
     deinit {
@@ -233,7 +232,7 @@ public actor Session {
         case .authenticated, .refreshing, .stepUpRequired: serving = true
         case .unauthenticated, .authorizing, .locked, .loggingOut: serving = false
         }
-        let freshness = self.freshness
+        let freshness = machine.freshness
         tokenCache.withLock { cache in
             cache.held = serving ? held?.token : nil
             cache.described = serving ? held?.accessToken : nil
@@ -243,17 +242,23 @@ public actor Session {
         return outcome
     }
 
-    /// Carries out the machine's actions in order; returns them with those of the events they
-    /// led to, for the operation that applied the event to find its own.
+    /// The one executor: carries out the machine's actions in order, and those of the events
+    /// they lead to, and returns what the operation that applied the event goes on with.
+    /// (`publish` was done by ``apply(_:)``, so that observers see a state the moment the
+    /// machine takes it; `keepPendingRequest` leaves the stored request as it is, and
+    /// `requestDeviceAuthorization` leaves ``SessionEffects/resumedDevice`` empty: the device
+    /// login asks for a new code.)
     @discardableResult
-    func perform(_ outcome: SessionOutcome) async -> [SessionAction] {
-        var done: [SessionAction] = []
+    func perform(_ outcome: SessionOutcome) async -> SessionEffects {
+        var effects = SessionEffects()
         for action in outcome.actions {
-            done.append(action)
             switch action {
-            case .publish, .keepPendingRequest, .requestDeviceAuthorization, .pollDeviceAuthorization, .openEndSession:
-                // The last three are carried out by the login or logout that applied the event.
+            case .publish, .keepPendingRequest, .requestDeviceAuthorization:
                 break
+            case .pollDeviceAuthorization(let device):
+                effects.resumedDevice = device
+            case .openEndSession(let hint):
+                effects.endSession = await openEndSession(idTokenHint: hint)
             case .wipeCredentials:
                 unsaved = nil
                 try? await wipeStore()
@@ -271,10 +276,10 @@ public actor Session {
                 await client.cancelLogin()
             case .wipeForLogout(let inMemory, let endSession):
                 let newest = await wipeForLogout()
-                done += await perform(apply(.logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)))
+                effects.add(await perform(apply(.logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession))))
             }
         }
-        return done
+        return effects
     }
 
     /// Changes the stored record under the profile lock: `change` gets the newest record and

@@ -37,9 +37,14 @@ enum SessionEvent: Sendable, Hashable {
     /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
     /// before the failure (P10).
     case refreshFailed(VersolaError, keptRefreshToken: String?)
-    /// The access token to serve (checked again after a refresh, T3, or handed over by the
-    /// process that logged in), with its expiry when known.
-    case accessTokenHeld(HeldAccessToken, expiresAt: Date?)
+    /// The access token to serve, with its expiry when known; `minted`, for a brand-new token
+    /// after a refresh the deadlines disagreed on, is when it is checked against its `exp` (T3:
+    /// still expired by `exp` means the wall clock is fast).
+    case accessTokenHeld(HeldAccessToken, expiresAt: Date?, minted: ClockReading? = nil)
+    /// A login finished by another process hands over its access token (the command gives it
+    /// to the agent): taken for the grant held, when its ID token is `idToken`, and checked
+    /// against its `exp` as a brand-new token (T3).
+    case accessTokenOffered(String, expiresAt: Date?, idToken: String?, at: ClockReading)
     /// The access token expired and there is no refresh token (S8).
     case grantExpiredWithoutRefreshToken
     /// `logout()` began (S9); `unsaved` is a renewed grant this session could not write yet
