@@ -175,7 +175,6 @@ extension Session {
             await resync()
             return
         }
-        unsaved = nil
         if machine.signInFixesReadProblem { publisher.setProblem(nil, setAside: await store.setAsideRecords()) }
         await perform(apply(.authorizationSucceeded(held(newGrant))))
     }

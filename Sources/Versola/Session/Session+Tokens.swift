@@ -150,7 +150,7 @@ extension Session {
                 switch action {
                 case .readRecord:
                     return .recordRead(
-                        stored: try await store.load(), unsaved: unsaved?.record, now: client.environment.clock.wallClockNow)
+                        stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
                 case .warnUnfinishedRefresh:
                     client.environment.log.record(
                         VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
@@ -259,7 +259,7 @@ extension Session {
     /// the store to accept it (P10: only this process holds that refresh token).
     package var renewableFromStore: Bool {
         guard let held = machine.heldGrant, state == .authenticated || state == .refreshing else { return false }
-        return held.grant.refreshToken != nil && unsaved == nil && refreshFlight.current == nil
+        return held.grant.refreshToken != nil && machine.heldBack == nil && refreshFlight.current == nil
     }
 
     /// Takes the access token of a login another process just finished on this profile (the

@@ -42,20 +42,12 @@ public actor Session {
     var knownGeneration: UInt64 = 0
     /// Follows the store's changes once started.
     var following: Task<Void, Never>?
-    /// A record that could not be written yet (a full disk): held here and written again (P10).
-    var unsaved: UnsavedRecord?
+    /// Tries the record the machine holds back (P10) again until it is written.
     var unsavedRetry: Task<Void, Never>?
     /// This session's own critical sections on the store in progress: a change notice that
     /// arrives meanwhile is looked at once they end (it may be this session's own write).
     var ownSections = 0
     var changeDeferred = false
-
-    /// A record the store refused (P10), and the refresh token it replaces on disk: it is
-    /// written only over that token, never over a session another process changed since.
-    struct UnsavedRecord: Sendable {
-        var record: SessionRecord
-        var replacing: String?
-    }
 
     struct TokenCache: Sendable {
         var held: HeldAccessToken?
@@ -260,8 +252,12 @@ public actor Session {
             case .openEndSession(let hint):
                 effects.endSession = await openEndSession(idTokenHint: hint)
             case .wipeCredentials:
-                unsaved = nil
                 try? await wipeStore()
+            case .retryHeldBack:
+                scheduleUnsavedRetry()
+            case .stopRetryingHeldBack:
+                unsavedRetry?.cancel()
+                unsavedRetry = nil
             case .discardPendingRequest:
                 try? await write { record in
                     guard var record, record.pendingRequest != nil else { return record }

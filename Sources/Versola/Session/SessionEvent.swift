@@ -54,6 +54,14 @@ enum SessionEvent: Sendable, Hashable {
     /// The local wipe is done (S9, S12): `newest` is the grant the record held just before it
     /// was wiped (nil when none, or another client's), `inMemory` the one this session held.
     case logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool)
+    /// The store refused a renewed record (P10), which replaces the session whose refresh
+    /// token is `replacing`: it is held and written again later.
+    case renewalRefused(SessionRecord, replacing: String?)
+    /// The held-back record reached the store, or a newer record replaced it there (P10).
+    case heldBackWritten
+    /// Another process changed the session before the held-back record could be written: it
+    /// is dropped, and `grant` (its grant) revoked.
+    case heldBackSuperseded(Grant?)
     /// The storage became locked (S10, S13).
     case storageLocked
     /// The storage was unlocked (S10, S13).

@@ -25,6 +25,8 @@ struct SessionMachine: Sendable, Hashable {
     /// When a held access token may be served, and the clock verdict (T1, T3): once a
     /// brand-new token reads expired by its `exp`, only the local deadline is trusted.
     var freshness: AccessTokenFreshness
+    /// A renewed record the store refused, held until it is written (P10).
+    var heldBack: HeldBackRecord?
 
     /// A machine in the signed-out state (a new session stays there until restored) that
     /// gives up an access token `refreshMargin` before its expiry (T1).
@@ -62,6 +64,22 @@ struct SessionMachine: Sendable, Hashable {
     /// Applies `event` and returns whether it was taken and what to do.
     @discardableResult
     mutating func handle(_ event: SessionEvent) -> SessionOutcome {
+        let outcome = outcome(of: event)
+        // S7, S8, S9: a wipe drops a record held for a later write with everything else.
+        if outcome.actions.contains(.wipeCredentials) { heldBack = nil }
+        return outcome
+    }
+
+    private mutating func outcome(of event: SessionEvent) -> SessionOutcome {
+        switch event {
+        case .renewalRefused(let record, let replacing): return renewalRefused(record, replacing: replacing)
+        case .heldBackWritten: return heldBackWritten()
+        case .heldBackSuperseded(let grant): return heldBackSuperseded(revoking: grant)
+        default: return transition(event)
+        }
+    }
+
+    private mutating func transition(_ event: SessionEvent) -> SessionOutcome {
         switch event {
         case .restored(let stored): restored(stored)
         case .storeChanged(let stored): storeChanged(stored)
@@ -87,6 +105,7 @@ struct SessionMachine: Sendable, Hashable {
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
+        case .renewalRefused, .heldBackWritten, .heldBackSuperseded: ignored()
         }
     }
 
@@ -171,6 +190,8 @@ struct SessionMachine: Sendable, Hashable {
         if signInFixesReadProblem { readProblem = nil }
         switch phase {
         case .authorizing:
+            // P9: the sign-in's record replaced whatever was held for a later write.
+            heldBack = nil
             return move(to: .authenticated(fresh)) + [.discardPendingRequest]
         case .authenticated(let held) where held.grant.refreshToken == fresh.grant.refreshToken:
             // The store change of this very login arrived first; now the access token is known too.
@@ -298,10 +319,13 @@ struct SessionMachine: Sendable, Hashable {
     /// another runs wipes and revokes too.
     private mutating func logoutStarted(unsaved: Grant?, endSession: Bool) -> SessionOutcome {
         let wipe = SessionAction.wipeForLogout(inMemory: unsaved ?? phase.heldGrant?.grant, endSession: endSession)
+        // The held-back record is wiped with the rest; its grant is revoked as the one in memory.
+        let dropped: [SessionAction] = heldBack == nil ? [] : [.stopRetryingHeldBack]
+        heldBack = nil
         switch phase {
-        case .loggingOut: return .accepted([wipe])
+        case .loggingOut: return .accepted(dropped + [wipe])
         case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked:
-            return move(to: .loggingOut(phase.heldGrant)) + [wipe]
+            return move(to: .loggingOut(phase.heldGrant)) + dropped + [wipe]
         }
     }
 
