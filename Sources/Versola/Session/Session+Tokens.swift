@@ -122,15 +122,17 @@ extension Session {
         apply(.refreshStarted)
         var sequence = RefreshSequence(
             current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
-        var answer: RefreshAnswer?
         do throws(VersolaError) {
             try await exclusively { () throws(VersolaError) in
                 var event: RefreshEvent? = .started
-                while let next = event { event = await carryOut(sequence.handle(next), answer: &answer) }
+                while let next = event {
+                    event = await perform(.accepted(sequence.handle(next).map(SessionAction.refresh))).refreshEvent
+                }
             }
         } catch {
             sequence.handle(.failed(error))
         }
+        refreshAnswer = nil
         // The sequence always ends; were it not to, the refresh would fail rather than hang.
         switch sequence.result ?? (.failure(.reauthenticate(.sessionExpired)), kept: nil) {
         case (.success(let renewed), _):
@@ -142,39 +144,37 @@ extension Session {
         }
     }
 
-    /// Carries out a refresh's actions in order (the profile lock is held); returns what came
-    /// of the one that answers or fails, which ends the list, or nil when the list ran out.
-    private func carryOut(_ actions: [RefreshAction], answer: inout RefreshAnswer?) async -> RefreshEvent? {
-        for action in actions {
-            do throws(VersolaError) {
-                switch action {
-                case .readRecord:
-                    return .recordRead(
-                        stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
-                case .warnUnfinishedRefresh:
-                    client.environment.log.record(
-                        VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
-                case .writeNote(let record):
-                    try await store.save(record)
-                    knownGeneration = await store.generation()
-                case .send(let grant):
-                    do throws(VersolaError) {
-                        let received = try await client.requestRefresh(grant)
-                        answer = received
-                        return .answered(
-                            rotatedRefreshToken: received.rotatedRefreshToken, dpopNonces: client.dpopNonces.snapshot())
-                    } catch {
-                        return .requestFailed(error)
-                    }
-                case .save(let record, let replacing):
-                    await saveOrHold(record, replacing: replacing)
-                case .check:
-                    guard let received = answer else { return .failed(.reauthenticate(.sessionExpired)) }
-                    return .checked(try await client.acceptRefresh(received))
+    /// Carries out one step of a refresh (the profile lock is held), for ``perform(_:)``:
+    /// what came of it when it answers or fails, nil when the next step follows.
+    func refreshStep(_ action: RefreshAction) async -> RefreshEvent? {
+        do throws(VersolaError) {
+            switch action {
+            case .readRecord:
+                return .recordRead(
+                    stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
+            case .warnUnfinishedRefresh:
+                client.environment.log.record(
+                    VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
+            case .writeNote(let record):
+                try await store.save(record)
+                knownGeneration = await store.generation()
+            case .send(let grant):
+                do throws(VersolaError) {
+                    let received = try await client.requestRefresh(grant)
+                    refreshAnswer = received
+                    return .answered(
+                        rotatedRefreshToken: received.rotatedRefreshToken, dpopNonces: client.dpopNonces.snapshot())
+                } catch {
+                    return .requestFailed(error)
                 }
-            } catch {
-                return .failed(error)
+            case .save(let record, let replacing):
+                await saveOrHold(record, replacing: replacing)
+            case .check:
+                guard let received = refreshAnswer else { return .failed(.reauthenticate(.sessionExpired)) }
+                return .checked(try await client.acceptRefresh(received))
             }
+        } catch {
+            return .failed(error)
         }
         return nil
     }

@@ -44,6 +44,8 @@ public actor Session {
     var following: Task<Void, Never>?
     /// Tries the record the machine holds back (P10) again until it is written.
     var unsavedRetry: Task<Void, Never>?
+    /// The token endpoint's answer to the refresh in flight, until it is checked.
+    var refreshAnswer: RefreshAnswer?
     /// This session's own critical sections on the store in progress: a change notice that
     /// arrives meanwhile is looked at once they end (it may be this session's own write).
     var ownSections = 0
@@ -247,6 +249,11 @@ public actor Session {
             switch action {
             case .publish, .keepPendingRequest, .requestDeviceAuthorization:
                 break
+            case .refresh(let step):
+                if let event = await refreshStep(step) {
+                    effects.refreshEvent = event
+                    return effects
+                }
             case .pollDeviceAuthorization(let device):
                 effects.resumedDevice = device
             case .openEndSession(let hint):

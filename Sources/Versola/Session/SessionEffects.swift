@@ -11,6 +11,9 @@ struct SessionEffects: Sendable {
     /// provider for a new code.
     var resumedDevice: PendingDeviceAuthorization?
 
+    /// What the refresh step that answers or fails came to, for the sequence's next event.
+    var refreshEvent: RefreshEvent?
+
     /// These effects with `later`'s after them.
     mutating func add(_ later: SessionEffects) {
         endSession = later.endSession ?? endSession
