@@ -100,7 +100,8 @@ struct AgentBoundsScenarios {
 
             // A request larger than the agent reads is never sent to it.
             let huge = AgentRequest(
-                .request(["body": .string(String(repeating: "a", count: AgentLimits.maximumRequestBytes))]), profile: "default")
+                .request(AgentHTTPRequest(method: "GET", url: "", body: Array(repeating: 0x61, count: AgentLimits.maximumRequestBytes))),
+                profile: "default")
             #expect(client.send(huge, start: false) == nil)
         }
     }

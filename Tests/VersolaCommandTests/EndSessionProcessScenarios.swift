@@ -66,7 +66,7 @@ struct EndSessionProcessScenarios {
             #expect(logout.status == 0, "\(logout.stderr)")
             #expect(logout.stderr.contains("Opened the provider's sign-out page in the browser."))
             let reply = try JSONValue(parsing: logout.stdout)
-            #expect(reply[EndSessionPage.targetMember] == nil)
+            #expect(reply[AgentLogoutResult.targetMember] == nil)
             let shown = try #require(reply["endSessionURL"]?.string)
             #expect(shown.hasPrefix(cli.idp.issuer) && shown.contains("client_id=versola-test"))
             for text in [logout.stdout, logout.stderr] {

@@ -86,14 +86,7 @@ struct FullDiskProcessScenarios {
         .enabled(if: SmallDisk.canMount, "mounting the small tmpfs needs root"),
         arguments: Fault.allCases, [["token", "--force-refresh"], ["token", "--force-refresh", "--no-agent"]])
     func fullDiskDuringRefresh(_ fault: Fault, _ arguments: [String]) async throws {
-        let cli = try await CLIHarness()
-        let disk = try SmallDisk.mount(at: cli.home.path + "/state")
-        try await withHarness(cli, finish: { cli in
-            await cli.finish()
-            disk.unmount()
-        }) { cli in
-            try await cli.login()
-            #expect(try await cli.run(["token"]).status == 0)
+        try await Self.signedIn { cli, disk in
             let refreshed = try await Self.refreshWhileTheDiskFails(cli, disk: disk, fault, arguments)
             #expect(refreshed.status == 0, "the refresh answered while the disk was full: \(refreshed.stderr)")
             #expect(refreshed.stdout.count > 20)

@@ -120,11 +120,7 @@ struct RefreshChildEndingScenarios {
             directories: XDGDirectories(
                 stateHome: URL(fileURLWithPath: home.path + "/state"), configHome: URL(fileURLWithPath: home.path + "/config")),
             profile: "work")
-        do throws(VersolaError) {
-            return .success(try await child.refresh(location, forced: true))
-        } catch {
-            return .failure(error)
-        }
+        return await child.refresh(location, forced: true).result
     }
 
     /// Whether `result` is the error of a refresh whose outcome is unknown (never retried).
@@ -149,6 +145,27 @@ struct RefreshChildEndingScenarios {
         #expect(token.value == "at-1")
         #expect(token.tokenType == .dpop)
         #expect(token.expiresAt == 1_893_553_445)
+    }
+
+    @Test("P10: a renewed record it could not store comes back sealed beside its answer, a token or an error")
+    func sealedRecordComesBack() async throws {
+        let home = try TemporaryDirectory()
+        let path = home.path + "/engine"
+        for answer in [#"{"v":1,"ok":{"accessToken":"at-1","tokenType":"Bearer","expiresAt":null}}"#, #"{"v":1,"error":{"category":"configuration","cause":"idTokenRejected","message":"m"}}"#] {
+            let line = try #require(AgentReply(line: Array(answer.utf8)))
+            let handed = RefreshChild.line(line, handingOver: [0, 1, 2, 250])
+            let script = "#!/bin/sh\necho '" + String(decoding: handed.dropLast(), as: UTF8.self) + "'\n"
+            try CLIHarness.writeExecutable(Array(script.utf8), to: path)
+            let child = RefreshChild(executable: path, environment: ["PATH": "/usr/bin:/bin"])
+            let location = SessionHost.Location(
+                directories: XDGDirectories(
+                    stateHome: URL(fileURLWithPath: home.path + "/state"), configHome: URL(fileURLWithPath: home.path + "/config")),
+                profile: "work")
+            let received = await child.refresh(location, forced: true)
+            #expect(received.sealedRecord == [0, 1, 2, 250])
+            #expect(AgentReply(line: Array(handed.dropLast())) == line, "the reply itself is unchanged")
+        }
+        #expect(RefreshChild.line(.failure(.recoverable(.nonceLoop)), handingOver: nil) == AgentReply.failure(.recoverable(.nonceLoop)).line)
     }
 
     @Test("E13: its typed error comes back as the same VersolaError")

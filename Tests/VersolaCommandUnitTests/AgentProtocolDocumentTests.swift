@@ -64,6 +64,69 @@ struct AgentProtocolDocumentTests {
         #expect(failures >= 2)
     }
 
+    /// The document's request and reply examples in the order they appear, as (kind, text).
+    static func exchanges() throws -> [(kind: String, text: String)] {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/agent-protocol.md")
+        let lines = try String(contentsOf: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var found: [(kind: String, text: String)] = []
+        var index = 0
+        while index < lines.count {
+            let kind = lines[index].dropFirst(3)
+            if lines[index].hasPrefix("```"), kind == "agent-request" || kind == "agent-reply" {
+                found.append((String(kind), String(lines[index + 1])))
+                index += 2
+            }
+            index += 1
+        }
+        return found
+    }
+
+    @Test("Every result example decodes into the typed result of the request before it, and is written back the same")
+    func typedResults() throws {
+        var operation: AgentOperation?
+        var answered: Set<AgentOperation> = []
+        var errors = 0
+        for (kind, text) in try Self.exchanges() {
+            let line = Array(text.utf8)
+            if kind == "agent-request" {
+                operation = try #require(AgentRequest(line: line)).operation
+                continue
+            }
+            switch try #require(AgentReply(line: line), "not a reply: \(text)") {
+            case .success(let json):
+                let asked = try #require(operation, "a result before any request: \(text)")
+                let type = asked.resultType
+                let decoded: (any AgentResultBody)? = type.init(json: json)
+                let result = try #require(decoded, "not a \(type): \(text)")
+                #expect(result.json == json)
+                #expect(AgentReply.success(result.json).line == line + [UInt8(ascii: "\n")])
+                answered.insert(asked)
+            case .failure(let error):
+                // One error body for every operation, read and written by one type.
+                let body = try #require(AgentErrorBody(members: AgentErrorBody(error).members))
+                #expect(body.error == error)
+                errors += 1
+            case .printed:
+                Issue.record("a printout in a reply block: \(text)")
+            }
+        }
+        // Every operation shows its result, but `watch`, whose lines are `status` results.
+        #expect(answered == Set(AgentOperation.allCases).subtracting([.watch]))
+        #expect(errors >= 2)
+    }
+
+    @Test("A result of another operation, or a printout, is a lost answer; an error is the error")
+    func mismatchedResults() throws {
+        let status = AgentReply.ok(AgentStatus(profile: "default", state: .authenticated))
+        #expect(throws: AgentClient.lostAnswer) { try status.result(AgentHTTPResponse.self) }
+        let read = try status.result(AgentStatus.self)
+        #expect(read.signedIn)
+        #expect(throws: AgentClient.lostAnswer) { try AgentReply.printed(AgentPrintout(bytes: [])).result(AgentStatus.self) }
+        let expired = VersolaError.reauthenticate(.sessionExpired)
+        #expect(throws: expired) { try AgentReply.failure(expired).result(AgentTokenResult.self) }
+    }
+
     @Test("The printout example is a frame, and what versola token --format raw prints for the token example")
     func printout() throws {
         let examples = try Self.examples("agent-printout")

@@ -59,13 +59,13 @@ import Versola
     @Test("S10: a passphrase reaches the agent as its bytes, legacy bytes along when they differ")
     func agentArgumentsCarryBytes() {
         let binary = Passphrase(bytes: [0xFF, 0x00, 0x80], legacyBytes: Array("\u{FFFD}".utf8))
-        let encoded = PassphraseArguments.encode(binary)
+        let encoded = AgentUnlockArguments(passphrase: binary).object
         #expect(encoded.names == ["passphraseBytes", "legacyPassphraseBytes"])
-        #expect(PassphraseArguments.decode(encoded) == binary)
+        #expect(AgentUnlockArguments(encoded).passphrase == binary)
         let text = Passphrase("correct horse")
-        #expect(PassphraseArguments.encode(text).names == ["passphraseBytes"])
-        #expect(PassphraseArguments.decode(PassphraseArguments.encode(text)) == text)
-        #expect(PassphraseArguments.decode(["passphrase": "correct horse"]) == text)
-        #expect(PassphraseArguments.decode([:]) == nil)
+        #expect(AgentUnlockArguments(passphrase: text).object.names == ["passphraseBytes"])
+        #expect(AgentUnlockArguments(AgentUnlockArguments(passphrase: text).object).passphrase == text)
+        #expect(AgentUnlockArguments(["passphrase": "correct horse"]).passphrase == text)
+        #expect(AgentUnlockArguments([:]).passphrase == nil)
     }
 }

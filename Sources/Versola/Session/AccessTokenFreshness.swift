@@ -31,7 +31,7 @@ struct HeldAccessToken: Sendable, Hashable {
 }
 
 /// Decides whether a held access token may be served (T1, T3).
-struct AccessTokenFreshness: Sendable {
+struct AccessTokenFreshness: Sendable, Hashable {
     /// Refresh when less than this is left (T1, default 2 minutes).
     var margin: Duration
     /// Set once a brand-new token read expired by its `exp`: the device clock is fast, so

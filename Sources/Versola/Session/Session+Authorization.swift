@@ -175,7 +175,6 @@ extension Session {
             await resync()
             return
         }
-        unsaved = nil
         if machine.signInFixesReadProblem { publisher.setProblem(nil, setAside: await store.setAsideRecords()) }
         await perform(apply(.authorizationSucceeded(held(newGrant))))
     }
@@ -192,10 +191,12 @@ extension Session {
 
     /// `grant` with its access token held from now on (T1, T3).
     func held(_ grant: Grant) -> HeldGrant {
+        HeldGrant(minting: grant, at: clockReading)
+    }
+
+    /// Both clocks now.
+    var clockReading: ClockReading {
         let clock = client.environment.clock
-        guard !grant.accessToken.isEmpty else { return HeldGrant(grant: grant) }
-        let lifetime = grant.expiresAt.map { Duration.seconds($0.timeIntervalSince(clock.wallClockNow)) }
-        return HeldGrant(
-            grant: grant, token: HeldAccessToken(value: grant.accessToken, expiresIn: lifetime, mintedAt: clock.monotonicNow))
+        return ClockReading(monotonic: clock.monotonicNow, wall: clock.wallClockNow)
     }
 }

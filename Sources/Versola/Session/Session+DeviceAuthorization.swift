@@ -62,9 +62,7 @@ extension Session {
         try checkUnlocked()
         let start = apply(event)
         if case .refused(let refusal) = start.result { throw refusal.loginError }
-        var resumed: PendingDeviceAuthorization?
-        for case .pollDeviceAuthorization(let device) in start.actions { resumed = device }
-        await perform(start)
+        let resumed = await perform(start).resumedDevice
         do {
             // A new key is made here (not inside the client) so that it is stored with the
             // device request; a resumed request uses the key stored with it (P1, P2, D1).

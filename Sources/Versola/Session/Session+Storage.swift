@@ -33,10 +33,9 @@ extension Session {
         case .locked:
             await perform(apply(.storageLocked))
         case .grant:
-            if let record { client.dpopNonces.restore(record.dpopNonces) }
+            if let record, !machine.heldBackOutranks(stored) { client.dpopNonces.restore(record.dpopNonces) }
             await perform(apply(.storeChanged(stored)))
         case .empty, .pendingRequest, .expiredPendingRequest, .unreadable:
-            if stored == .empty, unsaved != nil { return }
             await perform(apply(.storeChanged(stored)))
         }
     }
@@ -50,14 +49,13 @@ extension Session {
         do throws(VersolaError) {
             try await store.saveRenewal(record)
             knownGeneration = await store.generation()
-            unsaved = nil
+            await perform(apply(.heldBackWritten))
         } catch {
             client.environment.log.record(
                 VersolaLogEvent(.error, "the renewed session could not be stored (\(error)); it is kept in memory"))
-            unsaved = UnsavedRecord(record: record, replacing: unsaved?.replacing ?? replacing)
             // The store may have spilled it (P10): that change is this session's own.
             knownGeneration = await store.generation()
-            scheduleUnsavedRetry()
+            await perform(apply(.renewalRefused(record, replacing: replacing)))
         }
     }
 
@@ -65,37 +63,69 @@ extension Session {
     /// session meanwhile (the record no longer holds the token it replaces), it is dropped and
     /// its refresh token revoked, so nothing outlives a sign-out.
     func flushUnsaved() async {
-        guard let pending = unsaved else { return }
-        var superseded = false
+        guard let pending = machine.heldBack else { return }
+        var fate = HeldBackFate.none
         var written = false
         try? await exclusively { () throws(VersolaError) in
-            let current = try await store.load()
-            guard current?.refreshToken == pending.replacing || current?.refreshToken == pending.record.refreshToken else {
-                superseded = true
-                return
-            }
-            try await store.saveRenewal(pending.record)
+            fate = machine.heldBackFate(stored: try await store.load()?.refreshToken)
+            guard case .write(let record) = fate else { return }
+            try await store.saveRenewal(record)
             knownGeneration = await store.generation()
             written = true
         }
-        guard unsaved?.record == pending.record, superseded || written else { return }
-        unsaved = nil
-        unsavedRetry?.cancel()
-        unsavedRetry = nil
-        if superseded, let grant = grant(from: pending.record) { _ = await client.revoke(grant) }
+        // The machine decided; a record held anew meanwhile waits for the next try.
+        guard machine.heldBack == pending else { return }
+        switch fate {
+        case .write where written: await perform(apply(.heldBackWritten))
+        case .superseded: await perform(apply(.heldBackSuperseded(grant(from: pending.record))))
+        case .none, .write: break
+        }
     }
 
-    private func scheduleUnsavedRetry() {
+    /// Tries the held record again, after 2 s, then twice as long each time, at most a minute
+    /// apart, until it is written or dropped.
+    func scheduleUnsavedRetry() {
         guard unsavedRetry == nil else { return }
         let clock = client.environment.clock
         unsavedRetry = Task { [weak self] in
+            var pause = Duration.seconds(2)
             while !Task.isCancelled {
-                do { try await clock.sleep(for: .seconds(2)) } catch { return }
+                do { try await clock.sleep(for: pause) } catch { return }
+                pause = min(pause * 2, .seconds(60))
                 guard let self else { return }
                 await self.flushUnsaved()
-                if await self.unsaved == nil { return }
+                if await self.machine.heldBack == nil { return }
             }
         }
+    }
+
+    // MARK: A record handed over by a process that ends (P10)
+
+    /// The renewed record this session could not store yet (P10), for the process that
+    /// outlives this one; nil when every record is stored.
+    package var unsavedRecord: SessionRecord? { machine.heldBack?.record }
+
+    /// What this session holds before another process (the agent's refresh process) renews
+    /// its grant: what a record that process hands back replaces on disk.
+    package func handOverPoint() -> RenewalHandOver {
+        RenewalHandOver(replacing: machine.heldGrant?.grant.refreshToken)
+    }
+
+    /// Takes up `record`, renewed by another process that could not store it and handed over
+    /// (P10): held, served from, and written to the store now or, while the store refuses it,
+    /// again later; never over a session another process wrote meanwhile (then it is dropped
+    /// and its refresh token revoked).
+    package func holdHandedOver(_ record: SessionRecord, since point: RenewalHandOver) async {
+        guard machine.heldBack == nil || machine.heldBack?.record.refreshToken == point.replacing,
+            let grant = grant(from: record)
+        else { return }
+        await perform(apply(.renewalRefused(record, replacing: point.replacing)))
+        await flushUnsaved()
+        let held = machine.heldBack?.record == record
+        let stored = held ? nil : try? await store.load()
+        // Dropped as superseded: the session follows the store, which moved on.
+        guard held || stored?.refreshToken == record.refreshToken else { return }
+        await perform(apply(.refreshSucceeded(self.held(grant))))
     }
 
     /// The grant a stored record describes, for restoring and revocation: one with an ID token
@@ -124,10 +154,8 @@ extension Session {
     /// - Returns: what happened to the end-session page, nil when it was not asked for.
     @discardableResult
     public func logout(endSession: Bool = false) async -> EndSessionOutcome? {
-        let unsavedGrant = unsaved.flatMap { grant(from: $0.record) }
-        let done = await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession)))
-        for case .openEndSession(let hint) in done { return await openEndSession(idTokenHint: hint) }
-        return nil
+        let unsavedGrant = machine.heldBack.flatMap { grant(from: $0.record) }
+        return await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession))).endSession
     }
 
     /// The wipe of a logout (S12): under the profile lock, reads the newest record and wipes it;
@@ -143,9 +171,6 @@ extension Session {
         } catch {
             client.environment.log.record(VersolaLogEvent(.error, "the stored session could not be removed (\(error))"))
         }
-        unsaved = nil
-        unsavedRetry?.cancel()
-        unsavedRetry = nil
         guard let newest, newest.issuer == configuration.client.issuer, newest.clientID == configuration.client.clientID
         else { return nil }
         return grant(from: newest)
@@ -154,7 +179,7 @@ extension Session {
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,
     /// by the browser rules of the login (L1), through a one-time loopback page so that no
     /// command line carries the token; the local sign-out has already happened (S9).
-    private func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
+    func openEndSession(idTokenHint: String?) async -> EndSessionOutcome {
         let request: EndSessionRequest
         do throws(VersolaError) {
             request = try EndSessionRequest(metadata: try await client.metadata(), idToken: idTokenHint, configuration: configuration.client)

@@ -70,15 +70,12 @@ extension Session {
             throw .reauthenticate(.sessionExpired)
         }
         if !forceRefresh, let token = held.token {
-            let clock = client.environment.clock
-            let renewable = held.grant.refreshToken != nil
-            switch freshness.verdict(for: token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow, renewable: renewable) {
+            switch machine.verdict(for: token, at: clockReading, renewable: held.grant.refreshToken != nil) {
             case .serve: return .token(token.value)
             case .deadlinesDisagree:
                 let renewed = try await refresh(from: held.grant)
                 if let fresh = machine.heldGrant?.token {
-                    freshness.checkFreshToken(fresh, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-                    apply(.accessTokenHeld(fresh, expiresAt: renewed.expiresAt))
+                    apply(.accessTokenHeld(fresh, expiresAt: renewed.expiresAt, minted: clockReading))
                 }
                 return .token(renewed.accessToken)
             case .expired: break
@@ -98,9 +95,9 @@ extension Session {
     private func refreshTask(from current: Grant) async throws(VersolaError) -> SingleFlight<Grant>.Work {
         if let running = refreshFlight.current { return running }
         guard current.refreshToken != nil else {
-            // S8: the access token expired and nothing can renew it. A grant restored from disk
-            // whose access token this process never had is left to the process that has it.
-            if !current.accessToken.isEmpty { await perform(apply(.grantExpiredWithoutRefreshToken)) }
+            // S8: the access token expired and nothing can renew it (the machine says whether
+            // that ends the grant it holds).
+            await perform(apply(.grantExpiredWithoutRefreshToken))
             throw .reauthenticate(.sessionExpired)
         }
         return refreshFlight.join {
@@ -125,15 +122,17 @@ extension Session {
         apply(.refreshStarted)
         var sequence = RefreshSequence(
             current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
-        var answer: RefreshAnswer?
         do throws(VersolaError) {
             try await exclusively { () throws(VersolaError) in
                 var event: RefreshEvent? = .started
-                while let next = event { event = await carryOut(sequence.handle(next), answer: &answer) }
+                while let next = event {
+                    event = await perform(.accepted(sequence.handle(next).map(SessionAction.refresh))).refreshEvent
+                }
             }
         } catch {
             sequence.handle(.failed(error))
         }
+        refreshAnswer = nil
         // The sequence always ends; were it not to, the refresh would fail rather than hang.
         switch sequence.result ?? (.failure(.reauthenticate(.sessionExpired)), kept: nil) {
         case (.success(let renewed), _):
@@ -145,39 +144,37 @@ extension Session {
         }
     }
 
-    /// Carries out a refresh's actions in order (the profile lock is held); returns what came
-    /// of the one that answers or fails, which ends the list, or nil when the list ran out.
-    private func carryOut(_ actions: [RefreshAction], answer: inout RefreshAnswer?) async -> RefreshEvent? {
-        for action in actions {
-            do throws(VersolaError) {
-                switch action {
-                case .readRecord:
-                    return .recordRead(
-                        stored: try await store.load(), unsaved: unsaved?.record, now: client.environment.clock.wallClockNow)
-                case .warnUnfinishedRefresh:
-                    client.environment.log.record(
-                        VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
-                case .writeNote(let record):
-                    try await store.save(record)
-                    knownGeneration = await store.generation()
-                case .send(let grant):
-                    do throws(VersolaError) {
-                        let received = try await client.requestRefresh(grant)
-                        answer = received
-                        return .answered(
-                            rotatedRefreshToken: received.rotatedRefreshToken, dpopNonces: client.dpopNonces.snapshot())
-                    } catch {
-                        return .requestFailed(error)
-                    }
-                case .save(let record, let replacing):
-                    await saveOrHold(record, replacing: replacing)
-                case .check:
-                    guard let received = answer else { return .failed(.reauthenticate(.sessionExpired)) }
-                    return .checked(try await client.acceptRefresh(received))
+    /// Carries out one step of a refresh (the profile lock is held), for ``perform(_:)``:
+    /// what came of it when it answers or fails, nil when the next step follows.
+    func refreshStep(_ action: RefreshAction) async -> RefreshEvent? {
+        do throws(VersolaError) {
+            switch action {
+            case .readRecord:
+                return .recordRead(
+                    stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
+            case .warnUnfinishedRefresh:
+                client.environment.log.record(
+                    VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))
+            case .writeNote(let record):
+                try await store.save(record)
+                knownGeneration = await store.generation()
+            case .send(let grant):
+                do throws(VersolaError) {
+                    let received = try await client.requestRefresh(grant)
+                    refreshAnswer = received
+                    return .answered(
+                        rotatedRefreshToken: received.rotatedRefreshToken, dpopNonces: client.dpopNonces.snapshot())
+                } catch {
+                    return .requestFailed(error)
                 }
-            } catch {
-                return .failed(error)
+            case .save(let record, let replacing):
+                await saveOrHold(record, replacing: replacing)
+            case .check:
+                guard let received = refreshAnswer else { return .failed(.reauthenticate(.sessionExpired)) }
+                return .checked(try await client.acceptRefresh(received))
             }
+        } catch {
+            return .failed(error)
         }
         return nil
     }
@@ -262,7 +259,7 @@ extension Session {
     /// the store to accept it (P10: only this process holds that refresh token).
     package var renewableFromStore: Bool {
         guard let held = machine.heldGrant, state == .authenticated || state == .refreshing else { return false }
-        return held.grant.refreshToken != nil && unsaved == nil && refreshFlight.current == nil
+        return held.grant.refreshToken != nil && machine.heldBack == nil && refreshFlight.current == nil
     }
 
     /// Takes the access token of a login another process just finished on this profile (the
@@ -271,16 +268,6 @@ extension Session {
     /// disk (its ID token must match); returns whether it was.
     package func adoptAccessToken(_ value: String, expiresAt: Date?, idToken: String?) async -> Bool {
         await resync()
-        guard state == .authenticated, var grant = machine.heldGrant?.grant, grant.idToken == idToken, !value.isEmpty
-        else { return false }
-        grant.accessToken = value
-        grant.expiresAt = expiresAt
-        guard let token = held(grant).token else { return false }
-        // A token minted moments ago that `exp` already calls expired means a fast wall clock,
-        // as after a refresh (T3): the local deadline is trusted from now on.
-        let clock = client.environment.clock
-        freshness.checkFreshToken(token, monotonicNow: clock.monotonicNow, wallNow: clock.wallClockNow)
-        apply(.accessTokenHeld(token, expiresAt: expiresAt))
-        return true
+        return apply(.accessTokenOffered(value, expiresAt: expiresAt, idToken: idToken, at: clockReading)).accepted
     }
 }

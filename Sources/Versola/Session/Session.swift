@@ -32,8 +32,7 @@ public actor Session {
     let store: any SessionStore
     let browser: any BrowserLauncher
     let publisher = StatePublisher(state: .unauthenticated)
-    var machine = SessionMachine()
-    var freshness: AccessTokenFreshness
+    var machine: SessionMachine
     /// The refresh in flight, shared by every caller (T2).
     var refreshFlight = SingleFlight<Grant>()
     /// The held token and the clock verdict, mirrored for the fast path that takes no actor hop.
@@ -43,20 +42,14 @@ public actor Session {
     var knownGeneration: UInt64 = 0
     /// Follows the store's changes once started.
     var following: Task<Void, Never>?
-    /// A record that could not be written yet (a full disk): held here and written again (P10).
-    var unsaved: UnsavedRecord?
+    /// Tries the record the machine holds back (P10) again until it is written.
     var unsavedRetry: Task<Void, Never>?
+    /// The token endpoint's answer to the refresh in flight, until it is checked.
+    var refreshAnswer: RefreshAnswer?
     /// This session's own critical sections on the store in progress: a change notice that
     /// arrives meanwhile is looked at once they end (it may be this session's own write).
     var ownSections = 0
     var changeDeferred = false
-
-    /// A record the store refused (P10), and the refresh token it replaces on disk: it is
-    /// written only over that token, never over a session another process changed since.
-    struct UnsavedRecord: Sendable {
-        var record: SessionRecord
-        var replacing: String?
-    }
 
     struct TokenCache: Sendable {
         var held: HeldAccessToken?
@@ -93,7 +86,7 @@ public actor Session {
         self.store = store
         self.browser = browser
         self.client = try OpenIDClient(configuration: configuration.client, environment: environment, browser: browser)
-        self.freshness = AccessTokenFreshness(margin: configuration.refreshMargin)
+        self.machine = SessionMachine(refreshMargin: configuration.refreshMargin)
     }
 
     deinit {
@@ -233,7 +226,7 @@ public actor Session {
         case .authenticated, .refreshing, .stepUpRequired: serving = true
         case .unauthenticated, .authorizing, .locked, .loggingOut: serving = false
         }
-        let freshness = self.freshness
+        let freshness = machine.freshness
         tokenCache.withLock { cache in
             cache.held = serving ? held?.token : nil
             cache.described = serving ? held?.accessToken : nil
@@ -243,20 +236,35 @@ public actor Session {
         return outcome
     }
 
-    /// Carries out the machine's actions in order; returns them with those of the events they
-    /// led to, for the operation that applied the event to find its own.
+    /// The one executor: carries out the machine's actions in order, and those of the events
+    /// they lead to, and returns what the operation that applied the event goes on with.
+    /// (`publish` was done by ``apply(_:)``, so that observers see a state the moment the
+    /// machine takes it; `keepPendingRequest` leaves the stored request as it is, and
+    /// `requestDeviceAuthorization` leaves ``SessionEffects/resumedDevice`` empty: the device
+    /// login asks for a new code.)
     @discardableResult
-    func perform(_ outcome: SessionOutcome) async -> [SessionAction] {
-        var done: [SessionAction] = []
+    func perform(_ outcome: SessionOutcome) async -> SessionEffects {
+        var effects = SessionEffects()
         for action in outcome.actions {
-            done.append(action)
             switch action {
-            case .publish, .keepPendingRequest, .requestDeviceAuthorization, .pollDeviceAuthorization, .openEndSession:
-                // The last three are carried out by the login or logout that applied the event.
+            case .publish, .keepPendingRequest, .requestDeviceAuthorization:
                 break
+            case .refresh(let step):
+                if let event = await refreshStep(step) {
+                    effects.refreshEvent = event
+                    return effects
+                }
+            case .pollDeviceAuthorization(let device):
+                effects.resumedDevice = device
+            case .openEndSession(let hint):
+                effects.endSession = await openEndSession(idTokenHint: hint)
             case .wipeCredentials:
-                unsaved = nil
                 try? await wipeStore()
+            case .retryHeldBack:
+                scheduleUnsavedRetry()
+            case .stopRetryingHeldBack:
+                unsavedRetry?.cancel()
+                unsavedRetry = nil
             case .discardPendingRequest:
                 try? await write { record in
                     guard var record, record.pendingRequest != nil else { return record }
@@ -271,10 +279,10 @@ public actor Session {
                 await client.cancelLogin()
             case .wipeForLogout(let inMemory, let endSession):
                 let newest = await wipeForLogout()
-                done += await perform(apply(.logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)))
+                effects.add(await perform(apply(.logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession))))
             }
         }
-        return done
+        return effects
     }
 
     /// Changes the stored record under the profile lock: `change` gets the newest record and

@@ -12,6 +12,13 @@ enum SessionAction: Sendable, Hashable {
     case discardPendingRequest
     /// Keep the pending request so the flow can resume (E7 system cancel).
     case keepPendingRequest
+    /// Try writing the held-back record again, with backoff, until it is written or dropped (P10).
+    case retryHeldBack
+    /// Stop trying: the held-back record was written or dropped.
+    case stopRetryingHeldBack
+    /// A step of the refresh in flight (``RefreshSequence``), under the profile lock; one that
+    /// answers or fails ends its list, and what came of it goes back to the sequence.
+    case refresh(RefreshAction)
     /// Read the store again (unlocked after a lock at startup).
     case restore
     /// Revoke this grant's refresh token (A9; a refresh that finished after logout, S12).

@@ -37,9 +37,14 @@ enum SessionEvent: Sendable, Hashable {
     /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
     /// before the failure (P10).
     case refreshFailed(VersolaError, keptRefreshToken: String?)
-    /// The access token to serve (checked again after a refresh, T3, or handed over by the
-    /// process that logged in), with its expiry when known.
-    case accessTokenHeld(HeldAccessToken, expiresAt: Date?)
+    /// The access token to serve, with its expiry when known; `minted`, for a brand-new token
+    /// after a refresh the deadlines disagreed on, is when it is checked against its `exp` (T3:
+    /// still expired by `exp` means the wall clock is fast).
+    case accessTokenHeld(HeldAccessToken, expiresAt: Date?, minted: ClockReading? = nil)
+    /// A login finished by another process hands over its access token (the command gives it
+    /// to the agent): taken for the grant held, when its ID token is `idToken`, and checked
+    /// against its `exp` as a brand-new token (T3).
+    case accessTokenOffered(String, expiresAt: Date?, idToken: String?, at: ClockReading)
     /// The access token expired and there is no refresh token (S8).
     case grantExpiredWithoutRefreshToken
     /// `logout()` began (S9); `unsaved` is a renewed grant this session could not write yet
@@ -49,6 +54,14 @@ enum SessionEvent: Sendable, Hashable {
     /// The local wipe is done (S9, S12): `newest` is the grant the record held just before it
     /// was wiped (nil when none, or another client's), `inMemory` the one this session held.
     case logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool)
+    /// The store refused a renewed record (P10), which replaces the session whose refresh
+    /// token is `replacing`: it is held and written again later.
+    case renewalRefused(SessionRecord, replacing: String?)
+    /// The held-back record reached the store, or a newer record replaced it there (P10).
+    case heldBackWritten
+    /// Another process changed the session before the held-back record could be written: it
+    /// is dropped, and `grant` (its grant) revoked.
+    case heldBackSuperseded(Grant?)
     /// The storage became locked (S10, S13).
     case storageLocked
     /// The storage was unlocked (S10, S13).

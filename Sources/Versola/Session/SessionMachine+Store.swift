@@ -20,6 +20,8 @@ extension SessionMachine {
     /// Another process changed the record (S11): follow it. An access token held from an
     /// older record is void once the grant on disk is another one.
     mutating func storeChanged(_ stored: StoredSession) -> SessionOutcome {
+        // P10: the record held for a later write is newer than the one it replaces on disk.
+        if heldBackOutranks(stored) { return .accepted() }
         noteRead(stored)
         if case .unreadable(let problem) = stored {
             // Only a record that no longer decrypts ends the session (S13). A key source or file

@@ -22,10 +22,23 @@ struct SessionMachine: Sendable, Hashable {
     /// Set when another process completed this process's live login (L2), so that its ending
     /// is a success; cleared when a login starts.
     var loginCompletedElsewhere = false
+    /// When a held access token may be served, and the clock verdict (T1, T3): once a
+    /// brand-new token reads expired by its `exp`, only the local deadline is trusted.
+    var freshness: AccessTokenFreshness
+    /// A renewed record the store refused, held until it is written (P10).
+    var heldBack: HeldBackRecord?
 
-    /// A machine in the signed-out state (a new session stays there until restored).
-    init() {
+    /// A machine in the signed-out state (a new session stays there until restored) that
+    /// gives up an access token `refreshMargin` before its expiry (T1).
+    init(refreshMargin: Duration = .zero) {
         phase = .unauthenticated
+        freshness = AccessTokenFreshness(margin: refreshMargin)
+    }
+
+    /// Whether `token` may be served at `now` (T1, T3); `renewable` when a refresh token
+    /// stands behind it (P13).
+    func verdict(for token: HeldAccessToken, at now: ClockReading, renewable: Bool) -> AccessTokenFreshness.Verdict {
+        freshness.verdict(for: token, monotonicNow: now.monotonic, wallNow: now.wall, renewable: renewable)
     }
 
     /// The observable state (S1).
@@ -51,6 +64,22 @@ struct SessionMachine: Sendable, Hashable {
     /// Applies `event` and returns whether it was taken and what to do.
     @discardableResult
     mutating func handle(_ event: SessionEvent) -> SessionOutcome {
+        let outcome = outcome(of: event)
+        // S7, S8, S9: a wipe drops a record held for a later write with everything else.
+        if outcome.actions.contains(.wipeCredentials) { heldBack = nil }
+        return outcome
+    }
+
+    private mutating func outcome(of event: SessionEvent) -> SessionOutcome {
+        switch event {
+        case .renewalRefused(let record, let replacing): return renewalRefused(record, replacing: replacing)
+        case .heldBackWritten: return heldBackWritten()
+        case .heldBackSuperseded(let grant): return heldBackSuperseded(revoking: grant)
+        default: return transition(event)
+        }
+    }
+
+    private mutating func transition(_ event: SessionEvent) -> SessionOutcome {
         switch event {
         case .restored(let stored): restored(stored)
         case .storeChanged(let stored): storeChanged(stored)
@@ -67,13 +96,16 @@ struct SessionMachine: Sendable, Hashable {
         case .refreshStarted: refreshStarted()
         case .refreshSucceeded(let grant): refreshSucceeded(grant)
         case .refreshFailed(let error, let keptRefreshToken): refreshFailed(error, keeping: keptRefreshToken)
-        case .accessTokenHeld(let token, let expiresAt): accessTokenHeld(token, expiresAt: expiresAt)
+        case .accessTokenHeld(let token, let expiresAt, let minted): accessTokenHeld(token, expiresAt: expiresAt, minted: minted)
+        case .accessTokenOffered(let value, let expiresAt, let idToken, let now):
+            accessTokenOffered(value, expiresAt: expiresAt, idToken: idToken, at: now)
         case .grantExpiredWithoutRefreshToken: grantExpiredWithoutRefreshToken()
         case .logoutStarted(let unsaved, let endSession): logoutStarted(unsaved: unsaved, endSession: endSession)
         case .logoutFinished(let newest, let inMemory, let endSession):
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
+        case .renewalRefused, .heldBackWritten, .heldBackSuperseded: ignored()
         }
     }
 
@@ -158,6 +190,8 @@ struct SessionMachine: Sendable, Hashable {
         if signInFixesReadProblem { readProblem = nil }
         switch phase {
         case .authorizing:
+            // P9: the sign-in's record replaced whatever was held for a later write.
+            heldBack = nil
             return move(to: .authenticated(fresh)) + [.discardPendingRequest]
         case .authenticated(let held) where held.grant.refreshToken == fresh.grant.refreshToken:
             // The store change of this very login arrived first; now the access token is known too.
@@ -241,9 +275,10 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
-    private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?) -> SessionOutcome {
+    private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?, minted: ClockReading?) -> SessionOutcome {
         switch phase {
         case .authenticated(var held):
+            if let minted { freshness.checkFreshToken(token, monotonicNow: minted.monotonic, wallNow: minted.wall) }
             held.token = token
             held.grant.accessToken = token.value
             held.grant.expiresAt = expiresAt
@@ -254,7 +289,24 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
+    /// Another process's login hands over its access token: only for the grant held, the one
+    /// on disk (its ID token says so); minted moments ago, so checked as T3 asks.
+    private mutating func accessTokenOffered(_ value: String, expiresAt: Date?, idToken: String?, at now: ClockReading)
+        -> SessionOutcome
+    {
+        guard case .authenticated(let held) = phase, held.grant.idToken == idToken, !value.isEmpty else { return ignored() }
+        var grant = held.grant
+        grant.accessToken = value
+        grant.expiresAt = expiresAt
+        guard let token = HeldGrant(minting: grant, at: now).token else { return ignored() }
+        return accessTokenHeld(token, expiresAt: expiresAt, minted: now)
+    }
+
+    /// S8: a grant without a refresh token whose access token expired ends. Not a grant with a
+    /// refresh token (a refresh renews it), nor one whose access token this process never had
+    /// (restored from an older record): that is left to the process that has it.
     private mutating func grantExpiredWithoutRefreshToken() -> SessionOutcome {
+        guard let grant = phase.heldGrant?.grant, grant.refreshToken == nil, !grant.accessToken.isEmpty else { return ignored() }
         switch phase {
         case .authenticated, .refreshing, .stepUpRequired: return move(to: .unauthenticated) + [.wipeCredentials]
         case .unauthenticated, .authorizing, .locked, .loggingOut: return ignored()
@@ -267,10 +319,13 @@ struct SessionMachine: Sendable, Hashable {
     /// another runs wipes and revokes too.
     private mutating func logoutStarted(unsaved: Grant?, endSession: Bool) -> SessionOutcome {
         let wipe = SessionAction.wipeForLogout(inMemory: unsaved ?? phase.heldGrant?.grant, endSession: endSession)
+        // The held-back record is wiped with the rest; its grant is revoked as the one in memory.
+        let dropped: [SessionAction] = heldBack == nil ? [] : [.stopRetryingHeldBack]
+        heldBack = nil
         switch phase {
-        case .loggingOut: return .accepted([wipe])
+        case .loggingOut: return .accepted(dropped + [wipe])
         case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked:
-            return move(to: .loggingOut(phase.heldGrant)) + [wipe]
+            return move(to: .loggingOut(phase.heldGrant)) + dropped + [wipe]
         }
     }
 

@@ -59,6 +59,8 @@ public final class FileSessionStore: SessionStore {
     let onLockContention: @Sendable () -> Void
     /// Where a record the profile's file system refused goes (P10); nil when there is nowhere.
     let spill: SpillFile?
+    /// Told when this process takes up a spilled record under the profile lock (P10).
+    private let spillTakenUp = Mutex<(@Sendable (SpillTakeUp) -> Void)?>(nil)
 
     /// The bytes every record file starts with.
     static let magic: [UInt8] = Array("VSR1".utf8)
@@ -112,12 +114,7 @@ public final class FileSessionStore: SessionStore {
 
     private func write(_ record: SessionRecord, spilling: Bool) async throws(VersolaError) {
         let key = try await keySource.dataKey()
-        let sealed: [UInt8]
-        do {
-            sealed = Self.magic + (try AESGCM.seal(record.serialized(), key: key, authenticating: associatedData))
-        } catch {
-            throw .configuration(.invalidConfiguration("cannot seal the session record"))
-        }
+        let sealed = try seal(record, key: key)
         let generation = ProfileWatcher.readGeneration(directory.generationPath)
         do {
             try directory.ensure()
@@ -146,8 +143,37 @@ public final class FileSessionStore: SessionStore {
             spill.remove()
             return nil
         }
-        if lockIdentity.isHeldByCurrentTask { try? writeSealed(sealed) }
+        if lockIdentity.isHeldByCurrentTask {
+            let written = (try? writeSealed(sealed)) != nil
+            spillTakenUp.withLock { $0 }?(SpillTakeUp(spillPath: spill.path, recordPath: directory.recordPath, written: written))
+        }
         return record
+    }
+
+    /// Calls `notice` each time this process takes up a record another process spilled (P10)
+    /// and writes it through, or tries to (the command says so on standard error).
+    package func onSpillTakenUp(_ notice: @escaping @Sendable (SpillTakeUp) -> Void) {
+        spillTakenUp.withLock { $0 = notice }
+    }
+
+    /// `record` sealed exactly as the record file holds it (same key, same binding to this
+    /// profile), for a process that outlives this one to hold when the disk refuses it (P10).
+    package func seal(_ record: SessionRecord) async throws(VersolaError) -> [UInt8] {
+        try seal(record, key: try await keySource.dataKey())
+    }
+
+    /// Opens a record sealed by ``seal(_:)`` for this profile.
+    /// - Throws: `.reauthenticate(.credentialsInvalidated)` when it does not open here.
+    package func open(sealed: [UInt8]) async throws(VersolaError) -> SessionRecord {
+        try open(sealed, key: try await keySource.dataKey())
+    }
+
+    private func seal(_ record: SessionRecord, key: SymmetricKey) throws(VersolaError) -> [UInt8] {
+        do {
+            return Self.magic + (try AESGCM.seal(record.serialized(), key: key, authenticating: associatedData))
+        } catch {
+            throw .configuration(.invalidConfiguration("cannot seal the session record"))
+        }
     }
 
     /// Deletes the stored record and any temp files left by interrupted writes, then lets the

@@ -102,7 +102,7 @@ public struct AgentTokenResult: Sendable, Hashable {
     }
 
     /// The `ok` member.
-    var json: JSONValue {
+    public var json: JSONValue {
         let expiry: JSONValue = expiresAt.map { .integer($0) } ?? .null
         switch kind {
         case .access: return ["accessToken": .string(value), "tokenType": .string(tokenType.rawValue), "expiresAt": expiry]

@@ -14,7 +14,7 @@ public enum AgentOperation: String, Sendable, Hashable, CaseIterable {
     case status
     /// The UserInfo claims.
     case userInfo = "userinfo"
-    /// An HTTP request through the authenticated client (``RequestCoding``).
+    /// An HTTP request through the authenticated client (``AgentHTTPRequest``).
     case request
     /// Sign out (`endSession`).
     case logout
@@ -27,7 +27,7 @@ public enum AgentOperation: String, Sendable, Hashable, CaseIterable {
     case adopt
     /// Stream every state change (S3), one reply line each, until the client goes away.
     case watch
-    /// Unlock the profile (S10): with a passphrase (``PassphraseArguments``), unlock its
+    /// Unlock the profile (S10): with a passphrase (``AgentUnlockArguments``), unlock its
     /// passphrase key source; without, read its key source again (a keyring unlocked meanwhile).
     case unlock
     /// Liveness check.
@@ -44,14 +44,12 @@ public enum AgentCall: Sendable, Hashable {
     case idToken(AgentTokenArguments)
     case status
     case userInfo
-    /// The HTTP request's members as ``RequestCoding`` writes them.
-    case request(JSONObject)
+    case request(AgentHTTPRequest)
     case logout(endSession: Bool)
     case reload
     case adopt(AgentAdoptArguments)
     case watch
-    /// The passphrase members ``PassphraseArguments`` writes (empty: look at the key source again).
-    case unlock(JSONObject)
+    case unlock(AgentUnlockArguments)
     case ping
     case stop
     case credential(AgentCredentialArguments)
@@ -79,7 +77,8 @@ public enum AgentCall: Sendable, Hashable {
     var arguments: JSONObject {
         switch self {
         case .token(let arguments), .idToken(let arguments): arguments.object
-        case .request(let object), .unlock(let object): object
+        case .request(let arguments): arguments.object
+        case .unlock(let arguments): arguments.object
         case .logout(let endSession): ["endSession": .bool(endSession)]
         case .adopt(let arguments): arguments.object
         case .credential(let arguments): arguments.object
@@ -95,14 +94,14 @@ public enum AgentCall: Sendable, Hashable {
             self = operation == .token ? .token(token) : .idToken(token)
         case .status: self = .status
         case .userInfo: self = .userInfo
-        case .request: self = .request(arguments)
+        case .request: self = .request(AgentHTTPRequest(arguments))
         case .logout: self = .logout(endSession: arguments["endSession"]?.bool ?? false)
         case .reload: self = .reload
         case .adopt:
             guard let adopt = AgentAdoptArguments(arguments) else { return nil }
             self = .adopt(adopt)
         case .watch: self = .watch
-        case .unlock: self = .unlock(arguments)
+        case .unlock: self = .unlock(AgentUnlockArguments(arguments))
         case .ping: self = .ping
         case .stop: self = .stop
         case .credential:

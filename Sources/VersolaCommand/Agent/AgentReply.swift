@@ -6,9 +6,10 @@ import VersolaJOSE
 /// `{"v":1,"error":{"category":…,"cause":…,…}}` (E13), or, to a `token` or `id-token` request
 /// that asks for `print`, the bytes the command prints, framed (``AgentPrintout``).
 public enum AgentReply: Sendable, Hashable {
-    /// The operation's result.
+    /// The operation's result: the `ok` member of the operation's ``AgentOperation/resultType``
+    /// (``ok(_:)`` writes it, ``result(_:)`` reads it).
     case success(JSONValue)
-    /// The operation's failure.
+    /// The operation's failure, sent as its ``AgentErrorBody``.
     case failure(VersolaError)
     /// What the command prints on standard output, rendered by the agent.
     case printed(AgentPrintout)
@@ -19,7 +20,7 @@ public enum AgentReply: Sendable, Hashable {
         switch self {
         case .success(let result): value = ["v": .integer(AgentProtocol.version), "ok": result]
         case .failure(let error):
-            value = ["v": .integer(AgentProtocol.version), "error": .object(ErrorReport.fields(of: error))]
+            value = ["v": .integer(AgentProtocol.version), "error": .object(AgentErrorBody(error).members)]
         case .printed(let printout): return printout.frame
         }
         return value.serializedBytes() + [UInt8(ascii: "\n")]
@@ -33,8 +34,8 @@ public enum AgentReply: Sendable, Hashable {
         else { return nil }
         if let result = value["ok"] {
             self = .success(result)
-        } else if let fields = value["error"]?.object, let error = VersolaErrorCoding.decode(fields) {
-            self = .failure(error)
+        } else if let fields = value["error"]?.object, let body = AgentErrorBody(members: fields) {
+            self = .failure(body.error)
         } else {
             return nil
         }

@@ -252,7 +252,7 @@ public final class AgentServer: Sendable {
             // reaches this agent any more (the main loop still answers what is queued).
             activity.withLock { $0.stopping = true }
             unlink(location.socketPath)
-            UnixSocket.write(AgentReply.success(["stopping": true]).line, to: connection)
+            UnixSocket.write(AgentReply.ok(AgentAcknowledgement.stopping).line, to: connection)
         case .watch:
             // A watch that reaches a stopping agent ends at once; the watcher starts the next agent.
             _ = watching(connection) { streamStates(of: request, to: connection) }
@@ -277,7 +277,7 @@ public final class AgentServer: Sendable {
             }
             for await state in stream {
                 let status = await host.status(of: request, reporting: state)
-                if !UnixSocket.write(AgentReply.success(status).line, to: connection) { break }
+                if !UnixSocket.write(AgentReply.ok(status).line, to: connection) { break }
             }
         }
         // The client sends nothing more: a read returning means it hung up (or the agent stops).

@@ -14,7 +14,10 @@ import VersolaJOSE
 /// refreshing through the same engine code under the store's cross-process lock with the
 /// in-flight note, R6, P7, T2, and writing the record; a record the disk refuses is spilled,
 /// P10), and writes one typed reply on its standard output (a pipe to the agent): the token
-/// result, or the error an in-process refresh would have thrown.
+/// result, or the error an in-process refresh would have thrown. When the disk refused the
+/// renewed record, the reply also carries it, sealed as the record file holds it, in
+/// `sealedRecord` (base64url): the agent outlives the child, so it holds the record, serves
+/// from it and writes it once the disk has room (P10 across the process boundary).
 struct RefreshChild: Sendable {
     /// The engine to run (the agent's own executable).
     let executable: String
@@ -30,17 +33,27 @@ struct RefreshChild: Sendable {
                     kind: .failedAfterSending, requestBytesWritten: true, origin: "the versola refresh process (\(what))")))
     }
 
-    /// Runs the refresh for `location` and returns the token it answered.
-    /// - Throws: the refresh's error, or ``lost(_:)`` when its answer cannot be read.
-    func refresh(_ location: SessionHost.Location, forced: Bool) async throws(VersolaError) -> AgentTokenResult {
+    /// What a refresh process answered: the token or the error, and the renewed record it
+    /// could not store, sealed (P10).
+    struct Answer: Sendable {
+        var result: Result<AgentTokenResult, VersolaError>
+        var sealedRecord: [UInt8]?
+    }
+
+    /// The reply member carrying the sealed record.
+    static let sealedRecordMember = "sealedRecord"
+
+    /// Runs the refresh for `location` and returns what it answered: the token, or the
+    /// refresh's error, or ``lost(_:)`` when its answer cannot be read.
+    func refresh(_ location: SessionHost.Location, forced: Bool) async -> Answer {
         let request = AgentRequest(
             .token(AgentTokenArguments(forceRefresh: forced)), profile: location.profile, directories: location.directories)
         guard
             let outcome = await ChildProcess.run(
                 URL(fileURLWithPath: executable), arguments: ["agent", "--stdio"], input: request.line,
                 environment: childEnvironment(location))
-        else { throw Self.lost("it could not be started") }
-        return try Self.result(of: outcome)
+        else { return Answer(result: .failure(Self.lost("it could not be started"))) }
+        return Self.answer(of: outcome)
     }
 
     /// The child's environment: the agent's, with the caller's directories for the profile.
@@ -53,17 +66,30 @@ struct RefreshChild: Sendable {
         return child
     }
 
-    /// The token a finished child answered, or the error it answered.
-    static func result(of outcome: ChildProcess.Outcome) throws(VersolaError) -> AgentTokenResult {
-        if outcome.signalled { throw lost("ended by signal \(outcome.status)") }
-        guard outcome.status == ExitStatus.success.rawValue else { throw lost("exit status \(outcome.status)") }
+    /// What a finished child answered: the token or the error, and a sealed record. A child
+    /// killed, failed or answering what does not read may have renewed the token: ``lost(_:)``.
+    static func answer(of outcome: ChildProcess.Outcome) -> Answer {
+        if outcome.signalled { return Answer(result: .failure(lost("ended by signal \(outcome.status)"))) }
+        guard outcome.status == ExitStatus.success.rawValue else {
+            return Answer(result: .failure(lost("exit status \(outcome.status)")))
+        }
+        let sealed = (try? JSONValue(parsing: outcome.output))?[sealedRecordMember]?.string.flatMap { try? Base64URL.decode($0) }
         switch AgentReply(line: outcome.output) {
         case .success(let json)?:
-            guard let result = AgentTokenResult(json, kind: .access) else { throw lost("its answer did not read") }
-            return result
-        case .failure(let error)?: throw error
-        case .printed?, nil: throw lost("its answer did not read")
+            guard let result = AgentTokenResult(json, kind: .access) else {
+                return Answer(result: .failure(lost("its answer did not read")), sealedRecord: sealed)
+            }
+            return Answer(result: .success(result), sealedRecord: sealed)
+        case .failure(let error)?: return Answer(result: .failure(error), sealedRecord: sealed)
+        case .printed?, nil: return Answer(result: .failure(lost("its answer did not read")), sealedRecord: sealed)
         }
+    }
+
+    /// The reply line, with `sealed` (a renewed record the disk refused) as `sealedRecord`.
+    static func line(_ reply: AgentReply, handingOver sealed: [UInt8]?) -> [UInt8] {
+        guard let sealed, case .object(var members)? = try? JSONValue(parsing: reply.line.dropLast()) else { return reply.line }
+        members[sealedRecordMember] = .string(Base64URL.encode(sealed))
+        return JSONValue.object(members).serializedBytes() + [UInt8(ascii: "\n")]
     }
 
     /// `versola agent --stdio`: answers the one request on standard input as the agent would
@@ -73,14 +99,17 @@ struct RefreshChild: Sendable {
         let input = FileHandle.standardInput.readData(ofLength: UnixSocket.maximumLineLength + 1)
         var line = Array(input)
         if line.last == UInt8(ascii: "\n") { line.removeLast() }
-        let reply: AgentReply
+        let answer: [UInt8]
         switch AgentRequest.parse(line) {
-        case .failure(let refusal): reply = .failure(AgentRequest.error(for: refusal))
+        case .failure(let refusal): answer = AgentReply.failure(AgentRequest.error(for: refusal)).line
         case .success(let request):
             let host = SessionHost(environment: context.environment)
-            reply = SyncBridge.wait { await host.handle(request) }
+            answer = SyncBridge.wait {
+                let reply = await host.handle(request)
+                return Self.line(reply, handingOver: await host.unsavedSealedRecord(for: request))
+            }
         }
-        context.console.out(String(decoding: reply.line, as: UTF8.self))
+        context.console.out(String(decoding: answer, as: UTF8.self))
         return .success
     }
 }

@@ -110,38 +110,37 @@ public actor SessionHost {
 
     /// The answer for a token: the result, or what `versola token` prints when asked to.
     private static func tokenReply(_ result: AgentTokenResult, _ arguments: AgentTokenArguments, profile: String) -> AgentReply {
-        arguments.print.map { $0.reply(for: result, profile: profile) } ?? .success(result.json)
+        arguments.print.map { $0.reply(for: result, profile: profile) } ?? .ok(result)
     }
 
     private func perform(_ request: AgentRequest) async throws(VersolaError) -> AgentReply {
         switch request.call {
         case .ping, .stop:
-            return .success(["pid": .integer(Int64(getpid()))])
+            return .ok(AgentAcknowledgement.pid(Int64(getpid())))
         case .credential(let arguments):
             return await credential(arguments, request)
         case .reload:
             let (session, _) = try await session(for: location(of: request))
             await session.reloadFromStore()
-            return .success(["reloaded": .string(request.profile)])
+            return .ok(AgentAcknowledgement.reloaded(request.profile))
         case .adopt(let arguments):
             let (session, _) = try await session(for: location(of: request))
             let expiresAt = arguments.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             let adopted = await session.adoptAccessToken(arguments.accessToken, expiresAt: expiresAt, idToken: arguments.idToken)
-            return .success(["adopted": .bool(adopted)])
+            return .ok(AgentAcknowledgement.adopted(adopted))
         case .status, .watch:
             // A single answer to `watch` is the current status; streams go through ``watch(_:)``.
             let location = try location(of: request)
             let entry = try await entry(for: location)
             // A keyring can lock behind a session that has no reason to read the store: look.
             await KeySourceProbe.noticeLocking(entry.session, keySource: entry.storage.keySource, kind: entry.settings.keySource)
-            return .success(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
+            return .ok(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
         case .unlock(let arguments):
             let location = try location(of: request)
             let entry = try await entry(for: location)
             try await KeySourceProbe.unlock(
-                entry.session, storage: entry.storage, passphrase: PassphraseArguments.decode(arguments),
-                profile: location.profile)
-            return .success(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
+                entry.session, storage: entry.storage, passphrase: arguments.passphrase, profile: location.profile)
+            return .ok(Self.status(of: entry.session, settings: entry.settings, profile: location.profile))
         case .token(let arguments):
             let location = try location(of: request)
             let token = try await accessToken(of: entry(for: location), at: location, forceRefresh: arguments.forceRefresh)
@@ -155,17 +154,15 @@ public actor SessionHost {
         case .userInfo:
             let (session, _) = try await session(for: location(of: request))
             let info = try await session.userInfo()
-            return .success(.object(info.claims))
+            return .ok(AgentUserInfo(claims: info.claims))
         case .request(let arguments):
             let (session, _) = try await session(for: location(of: request))
-            let httpRequest = try RequestCoding.decodeRequest(arguments)
-            let response = try await session.send(httpRequest)
-            return .success(RequestCoding.encode(response))
+            let response = try await session.send(try arguments.httpRequest())
+            return .ok(AgentHTTPResponse(response))
         case .logout(let endSession):
             let (session, _) = try await session(for: location(of: request))
             let ending = await session.logout(endSession: endSession)
-            let members: [(String, JSONValue)] = [("state", .string(session.state.rawValue))] + EndSessionPage.members(for: ending)
-            return .success(.object(JSONObject(members)))
+            return .ok(AgentLogoutResult(state: session.state, outcome: ending))
         }
     }
 
@@ -186,7 +183,8 @@ public actor SessionHost {
         if let running = childRefreshes[location] {
             flight = running
         } else {
-            flight = Task { await Self.refresh(session, by: refreshChild, at: location, forced: forceRefresh) }
+            let store = entry.storage.store
+            flight = Task { await Self.refresh(session, store: store, by: refreshChild, at: location, forced: forceRefresh) }
             childRefreshes[location] = flight
         }
         let result = await flight.value
@@ -195,16 +193,18 @@ public actor SessionHost {
     }
 
     /// Runs the refresh process and has `session` follow what it wrote: the renewed record (and
-    /// the token, for the same user), or the record wiped after a refused grant (S7).
-    private static func refresh(_ session: Session, by child: RefreshChild, at location: Location, forced: Bool) async
-        -> Result<AgentTokenResult, VersolaError>
-    {
+    /// the token, for the same user), or the record wiped after a refused grant (S7). A renewed
+    /// record the disk refused comes back sealed: the session holds it, serves from it and
+    /// writes it when the disk has room (P10).
+    private static func refresh(
+        _ session: Session, store: FileSessionStore, by child: RefreshChild, at location: Location, forced: Bool
+    ) async -> Result<AgentTokenResult, VersolaError> {
         let subject = session.user?.subject
-        let result: Result<AgentTokenResult, VersolaError>
-        do throws(VersolaError) {
-            result = .success(try await child.refresh(location, forced: forced))
-        } catch {
-            result = .failure(error)
+        let point = await session.handOverPoint()
+        let answer = await child.refresh(location, forced: forced)
+        let result = answer.result
+        if let sealed = answer.sealedRecord, let record = try? await store.open(sealed: sealed) {
+            await session.holdHandedOver(record, since: point)
         }
         await session.reloadFromStore()
         // The token belongs to the grant now on disk unless another sign-in replaced it meanwhile.
@@ -213,6 +213,15 @@ public actor SessionHost {
             _ = await session.adoptAccessToken(token.value, expiresAt: expiresAt, idToken: await session.idToken())
         }
         return result
+    }
+
+    /// The renewed record the request's session could not store (P10), sealed for the process
+    /// that outlives this one; nil when there is none.
+    func unsavedSealedRecord(for request: AgentRequest) async -> [UInt8]? {
+        guard let location = try? location(of: request), let entry = entries[location],
+            let record = await entry.session.unsavedRecord
+        else { return nil }
+        return try? await entry.storage.store.seal(record)
     }
 
     /// The location's session, restored from its store on first use and kept while the
@@ -323,43 +332,34 @@ public actor SessionHost {
     }
 
     /// The status object of the request's profile with `state` as the state (a watched change).
-    func status(of request: AgentRequest, reporting state: SessionState) async -> JSONValue {
+    func status(of request: AgentRequest, reporting state: SessionState) async -> AgentStatus {
         guard let location = try? location(of: request), let (session, settings) = try? await session(for: location) else {
-            return ["profile": .string(request.profile), "state": .string(state.rawValue)]
+            return AgentStatus(profile: request.profile, state: state)
         }
         return Self.status(of: session, settings: settings, profile: location.profile, state: state)
     }
 
-    /// The status object: profile, state, whether signed in, the user, issuer and client.
+    /// The status: profile, state, whether signed in, the user, issuer and client.
     static func status(
         of session: Session, settings: ProfileSettings, profile: String, state: SessionState? = nil
-    ) -> JSONValue {
-        let state = state ?? session.state
-        let user: JSONValue =
-            session.user.map { user in
-                [
-                    "subject": .string(user.subject), "name": user.name.map { .string($0) } ?? .null,
-                    "email": user.email.map { .string($0) } ?? .null,
-                ]
-            } ?? .null
-        var members: [(String, JSONValue)] = [
-            ("profile", .string(profile)), ("state", .string(state.rawValue)), ("signedIn", .bool(state.holdsGrant)),
-            ("user", user), ("issuer", .string(settings.issuer)), ("clientID", .string(settings.clientID)),
-            // Whether tokens are DPoP-bound: the held token's type once known, else what the mode asks.
-            ("dpop", .bool(session.grantTokenType.map { $0 == .dpop } ?? (settings.dpop == .require))),
-            ("dpopMode", .string(settings.dpop.rawValue)),
-        ]
+    ) -> AgentStatus {
+        var status = AgentStatus(profile: profile, state: state ?? session.state)
+        status.user = session.user.map { AgentStatus.User(subject: $0.subject, name: $0.name, email: $0.email) }
+        status.issuer = settings.issuer
+        status.clientID = settings.clientID
+        // Whether tokens are DPoP-bound: the held token's type once known, else what the mode asks.
+        status.dpop = session.grantTokenType.map { $0 == .dpop } ?? (settings.dpop == .require)
+        status.dpopMode = settings.dpop
         switch session.grantLifetime {
-        case .endsAt(let end)?: members.append(("endsAt", .string(ISO8601DateFormatter().string(from: end))))
-        case .unbounded?: members.append(("endsAt", .null))
-        case .renewable?, nil: break
+        case .endsAt(let end)?: status.lifetime = .endsAt(ISO8601DateFormatter().string(from: end))
+        case .unbounded?: status.lifetime = .unbounded
+        case .renewable?: status.lifetime = .renewable
+        case nil: break
         }
-        if let renewable = session.grantLifetime.map({ $0 == .renewable }) { members.append(("renewable", .bool(renewable))) }
-        if let problem = session.storageProblem { members.append(("problem", .string(problem))) }
+        status.problem = session.storageProblem
         // P12: records a sign-in moved aside because they no longer decrypted.
-        let setAside = session.setAsideRecords
-        if !setAside.isEmpty { members.append(("setAside", .array(setAside.map { .string($0) }))) }
-        return .object(JSONObject(members))
+        status.setAside = session.setAsideRecords
+        return status
     }
 }
 

@@ -26,9 +26,12 @@ struct RequestCommand {
                         .invalidConfiguration(
                             "nobody signed in for \(options.url); its metadata names the authorization server, so one line signs in: \(line)")))
             }
-            if answer.response.status != 401 { return show(RequestCoding.encode(answer.response)) }
+            if answer.response.status != 401 { return show(AgentHTTPResponse(answer.response)) }
         }
-        let request = AgentRequest(.request(RequestCoding.encode(options, body: body)), profile: context.profile)
+        let arguments = AgentHTTPRequest(
+            method: options.effectiveMethod, url: options.url,
+            headers: options.headers.map { AgentHTTPRequest.Header($0.name, $0.value) }, body: body)
+        let request = AgentRequest(.request(arguments), profile: context.profile)
         let count = StepUpCount(context, method: options.effectiveMethod)
         do {
             // On a terminal a refusal is counted by the sign-in it leads to, not here: callers
@@ -46,12 +49,12 @@ struct RequestCommand {
     /// naming more scope, A20), counted across invocations: past ``StepUpCount/limit`` in a
     /// row, the error that says so instead.
     private func answer(_ request: AgentRequest, counting count: StepUpCount?, takingStepUp: Bool = true)
-        async throws(CommandFailure) -> JSONValue
+        async throws(CommandFailure) -> AgentHTTPResponse
     {
         do {
-            let result = try await CommandRunner.call(request, context)
+            let result = try await CommandRunner.call(request, context, as: AgentHTTPResponse.self)
             try stepUpWhenAsked(result)
-            count?.settle(result)
+            count?.settle(status: result.status)
             return result
         } catch .versola(.stepUp(let challenge)) where !challenge.scopes.isEmpty {
             if takingStepUp { try count?.take(challenge) }
@@ -64,7 +67,7 @@ struct RequestCommand {
     /// its own, which alone counts as a step-up.
     private func steppedUp(_ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?)
         async throws(CommandFailure)
-        -> JSONValue
+        -> AgentHTTPResponse
     {
         var login = context
         login.console = StandardErrorOnly(context.console)
@@ -72,9 +75,9 @@ struct RequestCommand {
         loginOptions.scopes = challenge.scopes
         let context = context
         let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
-            () async throws(CommandFailure) -> JSONValue? in
+            () async throws(CommandFailure) -> AgentHTTPResponse? in
             do throws(CommandFailure) {
-                let again = try await CommandRunner.call(request, context)
+                let again = try await CommandRunner.call(request, context, as: AgentHTTPResponse.self)
                 try stepUpWhenAsked(again)
                 return again
             } catch .versola(.stepUp) {
@@ -85,7 +88,7 @@ struct RequestCommand {
             try await LoginCommand(context: login, options: loginOptions, holdsSignInLock: true).run()
         }
         if let waited {
-            count?.settle(waited)
+            count?.settle(status: waited.status)
             return waited
         }
         return try await answer(request, counting: count)
@@ -100,13 +103,9 @@ struct RequestCommand {
     /// the exact line that signs in for the held scopes and the named ones together (a login
     /// of the resource's profile with `--scope` registers again where the kept registration
     /// does not cover them).
-    private func stepUpWhenAsked(_ result: JSONValue) throws(CommandFailure) {
-        guard result["status"]?.int64 == 403 else { return }
-        var headers = HTTPHeaders()
-        for pair in result["headers"]?.array ?? [] {
-            if let name = pair[0]?.string, let value = pair[1]?.string { headers.add(name, value) }
-        }
-        let challenge = WWWAuthenticate(headers: headers)
+    private func stepUpWhenAsked(_ result: AgentHTTPResponse) throws(CommandFailure) {
+        guard result.status == 403 else { return }
+        let challenge = WWWAuthenticate(headers: result.httpHeaders)
         guard let bearer = challenge.challenge(scheme: "Bearer") ?? challenge.challenge(scheme: "DPoP"),
             bearer["error"] == "insufficient_scope", let named = bearer["scope"]
         else { return }
@@ -125,14 +124,14 @@ struct RequestCommand {
         return Array(contents)
     }
 
-    /// Prints an answer (status, headers, base64url body, as ``RequestCoding`` carries it) and
-    /// returns the exit status curl would (`--fail`: 22 for a status of 400 or more).
-    private func show(_ result: JSONValue) -> ExitStatus {
-        let status = result["status"]?.int64 ?? 0
-        let responseBody = (try? Base64URL.decode(result["body"]?.string ?? "")) ?? []
+    /// Prints an answer and returns the exit status curl would (`--fail`: 22 for a status of
+    /// 400 or more).
+    private func show(_ result: AgentHTTPResponse) -> ExitStatus {
+        let status = result.status
+        let responseBody = result.body
         if context.invocation.global.json {
-            var members: [(String, JSONValue)] = [("status", .integer(status))]
-            members.append(("headers", result["headers"] ?? .array([])))
+            var members: [(String, JSONValue)] = [("status", .integer(Int64(status)))]
+            members.append(("headers", AgentHTTPRequest.Header.json(result.headers)))
             members.append(("body", .string(String(decoding: responseBody, as: UTF8.self))))
             context.console.out(JSONValue.object(JSONObject(members)).serialized() + "\n")
         } else {

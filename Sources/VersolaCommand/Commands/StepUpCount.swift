@@ -42,8 +42,8 @@ struct StepUpCount {
     }
 
     /// An answer in 2xx ends the run of step-ups for the method.
-    func settle(_ result: JSONValue) {
-        guard let status = result["status"]?.int64, (200...299).contains(status) else { return }
+    func settle(status: Int) {
+        guard (200...299).contains(status) else { return }
         var counts = read()
         guard counts.removeValue(forKey: method) != nil else { return }
         write(counts)

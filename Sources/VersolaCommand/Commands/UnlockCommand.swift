@@ -14,7 +14,7 @@ struct UnlockCommand {
     func run() async throws(CommandFailure) {
         let profile = context.profile
         let settings: ProfileSettings
-        var arguments = JSONObject()
+        var arguments = AgentUnlockArguments()
         do throws(VersolaError) {
             settings = try context.profileFiles().require(profile)
             if settings.keySource == .keyFile {
@@ -42,15 +42,14 @@ struct UnlockCommand {
                 }
                 let descriptor = PassphraseInput.descriptor(flag: options.passphraseDescriptor, environment: context.environment)
                 let passphrase = try await PassphraseInput.read(profile: profile, isNew: false, descriptor: descriptor)
-                for member in PassphraseArguments.encode(passphrase) { arguments[member.name] = member.value }
+                arguments.passphrase = passphrase
             }
         } catch {
             throw .versola(error)
         }
-        let status = try await CommandRunner.call(AgentRequest(.unlock(arguments), profile: profile), context)
+        let status = try await CommandRunner.call(AgentRequest(.unlock(arguments), profile: profile), context, as: AgentStatus.self)
         context.console.out(
             context.invocation.global.json
-                ? status.serialized() + "\n"
-                : "Unlocked (profile \(profile), \(TerminalText.visible(status["state"]?.string ?? "?"))).\n")
+                ? status.json.serialized() + "\n" : "Unlocked (profile \(profile), \(status.state.rawValue)).\n")
     }
 }

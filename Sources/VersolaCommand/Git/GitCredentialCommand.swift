@@ -30,10 +30,12 @@ struct GitCredentialCommand {
         case .erase:
             // The refused token is dropped: the session refreshes now, so the next get has a new one.
             _ = try? await CommandRunner.call(
-                AgentRequest(.token(AgentTokenArguments(forceRefresh: true)), profile: context.profile), context)
+                AgentRequest(.token(AgentTokenArguments(forceRefresh: true)), profile: context.profile), context,
+                as: AgentTokenResult.self)
         case .get:
-            let result = try await CommandRunner.call(AgentRequest(.token(AgentTokenArguments()), profile: context.profile), context)
-            guard let token = AgentTokenResult(result, kind: .access) else { throw .versola(AgentClient.lostAnswer) }
+            let token = try await CommandRunner.call(
+                AgentRequest(.token(AgentTokenArguments()), profile: context.profile), context, as: AgentTokenResult.self)
+            guard token.kind == .access else { throw .versola(AgentClient.lostAnswer) }
             guard token.tokenType == .bearer else { throw .versola(BearerOnlyTool.git.dpopRefused(profile: context.profile)) }
             context.console.out(Self.answer(to: request, token: token.value, expiresAt: token.expiresAt).text)
         }

@@ -31,7 +31,7 @@ struct LoginCommand {
         let session = prepared.session, context = context, json = context.invocation.global.json
         let note = await Self.handOver(session, context: context, passphrase: prepared.keys.passphrase)
         let status = SessionHost.status(of: session, settings: prepared.settings, profile: context.profile)
-        context.console.out(json ? status.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
+        context.console.out(json ? status.json.serialized() + "\n" : Self.signedInText(status, color: CommandRunner.useColor(context)))
         if let note, !json { context.console.err(note) }
     }
 
@@ -235,16 +235,15 @@ struct LoginCommand {
             let status = SessionHost.status(of: session, settings: settings, profile: context.profile)
             context.console.out(
                 context.invocation.global.json
-                    ? status.serialized() + "\n" : signedInText(status, color: CommandRunner.useColor(context)))
+                    ? status.json.serialized() + "\n" : signedInText(status, color: CommandRunner.useColor(context)))
         } catch {
             throw .versola(error)
         }
     }
 
-    static func signedInText(_ status: JSONValue, color: Bool) -> String {
-        let user = status["user"]
-        let who = user?["name"]?.string ?? user?["subject"]?.string ?? "?"
-        let place = "(profile \(status["profile"]?.string ?? "?"), \(status["state"]?.string ?? "?"))"
+    static func signedInText(_ status: AgentStatus, color: Bool) -> String {
+        let who = status.user.map { $0.name ?? $0.subject } ?? "?"
+        let place = "(profile \(status.profile), \(status.state.rawValue))"
         return "Signed in as " + StatusOutput.paint(TerminalText.visible(who), code: "1", color: color)
             + " \(TerminalText.visible(place)).\n"
     }

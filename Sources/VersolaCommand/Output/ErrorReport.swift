@@ -31,53 +31,8 @@ public enum ErrorReport {
         case .usage(let error):
             return ["error": ["category": "usage", "cause": "usage", "message": .string(error.message)]]
         case .versola(let error):
-            return ["error": .object(fields(of: error))]
+            return ["error": .object(AgentErrorBody(error).members)]
         }
-    }
-
-    /// The members of the inner object: `category`, `cause`, then what the cause carries.
-    public static func fields(of error: VersolaError) -> JSONObject {
-        var members: [(String, JSONValue)] = [("category", .string(error.category)), ("cause", .string(error.cause))]
-        switch error {
-        case .recoverable(.server(let failure)):
-            members.append(("status", .integer(Int64(failure.status))))
-            members.append(("retryAfter", failure.retryAfter.map { .integer(wholeSeconds($0)) } ?? .null))
-            members.append(("failedRequests", .integer(Int64(failure.failedRequests))))
-            members.append(("elapsedMs", .integer(milliseconds(failure.elapsed))))
-            if failure.errorCode == nil, let text = failure.errorDescription {
-                members.append(("errorDescription", .string(text)))
-            }
-        case .recoverable(.network(let failure)):
-            members.append(("kind", .string(failure.kind.rawValue)))
-            members.append(("origin", .string(failure.origin)))
-            members.append(("requestBytesWritten", .bool(failure.requestBytesWritten)))
-        case .recoverable(.storageUnavailable(let reason)):
-            members.append(("reason", .string(reason)))
-        case .recoverable(.signingKeyUnavailable(let wait)):
-            members.append(("retryAfter", .integer(wholeSeconds(wait))))
-        case .stepUp(let challenge):
-            members.append(("acrValues", .array(challenge.acrValues.map { .string($0) })))
-            members.append(("maxAge", challenge.maxAge.map { .integer(Int64($0)) } ?? .null))
-            members.append(("scopes", .array(challenge.scopes.map { .string($0) })))
-        case .configuration(let detail):
-            if let reason = detail.reason { members.append(("reason", .string(reason))) }
-            if case .discoveryIssuerMismatch(let expected, let actual) = detail {
-                members.append(("expected", .string(expected)))
-                members.append(("actual", .string(actual)))
-            }
-            if case .idTokenRejected(let rejection) = detail {
-                members.append(("rejection", .string(rejection.kind.rawValue)))
-            }
-        default:
-            break
-        }
-        if let said = error.providerError {
-            // E14: what the provider said, cleaned.
-            members.append(("providerError", .string(said.code)))
-            members.append(("providerDescription", said.errorDescription.map { .string($0) } ?? .null))
-        }
-        members.append(("message", .string(error.description)))
-        return JSONObject(members)
     }
 
     /// A sentence saying what happened and what to do, in plain words: the internal case names

@@ -4,24 +4,24 @@ import VersolaJOSE
 /// came from the provider goes through ``TerminalText/visible(_:)`` (L5).
 enum StatusOutput {
     /// `default: authenticated as Alice <alice@example.com> (sub alice) at https://…`.
-    static func text(_ status: JSONValue, color: Bool) -> String {
-        let profile = TerminalText.visible(status["profile"]?.string ?? "?")
-        let state = TerminalText.visible(status["state"]?.string ?? "?")
-        let signedIn = status["signedIn"]?.bool ?? false
-        var line = "\(profile): " + paint(state, code: signedIn ? "32" : "33", color: color)
-        if let user = status["user"], !user.isNull {
-            var who = user["name"]?.string ?? user["subject"]?.string ?? "?"
-            if let email = user["email"]?.string { who += " <\(email)>" }
-            line += " as \(TerminalText.visible(who)) (sub \(TerminalText.visible(user["subject"]?.string ?? "?")))"
+    static func text(_ status: AgentStatus, color: Bool) -> String {
+        let profile = TerminalText.visible(status.profile)
+        let state = TerminalText.visible(status.state.rawValue)
+        var line = "\(profile): " + paint(state, code: status.signedIn ? "32" : "33", color: color)
+        if let user = status.user {
+            var who = user.name ?? user.subject
+            if let email = user.email { who += " <\(email)>" }
+            line += " as \(TerminalText.visible(who)) (sub \(TerminalText.visible(user.subject)))"
         }
-        if let issuer = status["issuer"]?.string { line += " at \(TerminalText.visible(issuer))" }
-        if status["renewable"]?.bool == false {
-            // P13: the session ends with its access token.
-            let end = status["endsAt"]?.string.map { "ends at \(TerminalText.visible($0))" } ?? "does not expire"
-            line += "\n  no refresh token; \(end)"
+        if let issuer = status.issuer { line += " at \(TerminalText.visible(issuer))" }
+        switch status.lifetime {
+        // P13: the session ends with its access token.
+        case .endsAt(let end)?: line += "\n  no refresh token; ends at \(TerminalText.visible(end))"
+        case .unbounded?: line += "\n  no refresh token; does not expire"
+        case .renewable?, nil: break
         }
-        if let problem = status["problem"]?.string { line += "\n  the stored session cannot be read: \(TerminalText.visible(problem))" }
-        for case .string(let path) in status["setAside"]?.array ?? [] {
+        if let problem = status.problem { line += "\n  the stored session cannot be read: \(TerminalText.visible(problem))" }
+        for path in status.setAside {
             line += "\n  an earlier record that no longer decrypted was moved aside to \(TerminalText.visible(path))"
                 + " (user-only; delete it when it is not needed)"
         }

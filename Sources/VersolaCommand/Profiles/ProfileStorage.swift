@@ -39,6 +39,19 @@ struct ProfileStorage: Sendable {
             givenPassphrase = { nil }
             store = storage.store
         }
+        store.onSpillTakenUp { FileHandle.standardError.write(Data(Self.notice($0).utf8)) }
+    }
+
+    /// What the command says on standard error when it took up a record another process
+    /// spilled because the disk refused it (P10).
+    static func notice(_ takeUp: SpillTakeUp) -> String {
+        let spill = TerminalText.visible(takeUp.spillPath), record = TerminalText.visible(takeUp.recordPath)
+        guard takeUp.written else {
+            return "versola: the session an earlier process renewed is served from \(spill), where it was kept when the "
+                + "disk refused it; the disk still refuses \(record): free some space there\n"
+        }
+        return "versola: the session an earlier process renewed could not be stored when it was renewed; "
+            + "it was kept in \(spill) and is now stored in \(record)\n"
     }
 }
 

