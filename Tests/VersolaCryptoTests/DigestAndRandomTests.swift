@@ -78,11 +78,16 @@ import Testing
         _ = SecureRandom.bytes(16)  // the page of this thread now holds unread bytes
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
+        // Made before the fork: the child of a process with other threads may only call what is
+        // async-signal-safe, and a Swift allocation can wait forever there on a lock (the
+        // runtime's metadata cache) that another thread held at the fork (seen under TSan).
+        let draw = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+        defer { draw.deallocate() }
+        let writeEnd = ends[1]
         let child = fork()
         if child == 0 {
-            var draw = [UInt8](repeating: 0, count: 16)
-            let status = versola_random_bytes(&draw, 16)
-            _ = write(ends[1], draw, status == 0 ? 16 : 0)
+            let status = versola_random_bytes(draw, 16)
+            _ = write(writeEnd, draw, status == 0 ? 16 : 0)
             _exit(0)
         }
         close(ends[1])
