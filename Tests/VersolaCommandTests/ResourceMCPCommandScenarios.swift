@@ -29,6 +29,18 @@ struct ResourceMCPCommandScenarios {
             }, separateResourceServer: separateResourceServer)
     }
 
+    /// A server that offers `tools:read` and asks for `tools:write` too (A20's step-up), and
+    /// whatever `configure` adds.
+    static func stepUpHarness(
+        _ configure: @escaping @Sendable (inout TestProviderConfiguration) -> Void = { _ in }
+    ) async throws -> CLIHarness {
+        try await harness {
+            $0.protectedResourceScopes = ["tools:read"]
+            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+            configure(&$0)
+        }
+    }
+
     /// Signs in for `mcp` and asks it once; the answer's body.
     static func signInAndAsk(_ cli: CLIHarness, _ mcp: String) async throws -> JSONValue {
         let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
@@ -122,10 +134,7 @@ struct ResourceMCPCommandScenarios {
 
     @Test("A20: a 403 insufficient_scope gives the step-up category and the exact login line for the union of scopes; that line then gets the answer (MCP auth/scope-step-up)")
     func stepUpLine() async throws {
-        let cli = try await Self.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
-        }
+        let cli = try await Self.stepUpHarness()
         try await withHarness(cli) { cli in
             let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
             let login = try await cli.run(["login", "--resource", mcp, "--browser-command", CLIHarness.browser])
@@ -150,9 +159,7 @@ struct ResourceMCPCommandScenarios {
 
     @Test("A20: a 401 insufficient_scope for a held token is the step-up too: no refresh, exit 5 and the same login line, which then gets the answer")
     func stepUpOn401() async throws {
-        let cli = try await Self.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        let cli = try await Self.stepUpHarness {
             $0.protectedResourceInsufficientScopeStatus = 401
         }
         try await withHarness(cli) { cli in
@@ -254,9 +261,7 @@ struct ResourceMCPCommandScenarios {
         "A20: on a terminal, the 403 insufficient_scope (or a 401 naming more scope) leads to the browser sign-in for the union of scopes and the request once more, answered (MCP auth/scope-step-up)",
         arguments: [403, 401])
     func stepUpOnATerminal(status: Int) async throws {
-        let cli = try await Self.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        let cli = try await Self.stepUpHarness {
             $0.protectedResourceInsufficientScopeStatus = status
         }
         try await withHarness(cli) { cli in
@@ -272,9 +277,7 @@ struct ResourceMCPCommandScenarios {
 
     @Test("A20: on a terminal, an API that refuses every token signs in once more at most, then exits with the step-up line (MCP auth/scope-retry-limit)")
     func stepUpRetryLimit() async throws {
-        let cli = try await Self.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        let cli = try await Self.stepUpHarness {
             $0.protectedResourceNeverSatisfied = true
         }
         try await withHarness(cli) { cli in

@@ -92,10 +92,7 @@ struct SingleSignInRequestScenarios {
     /// Runs `body` with a session for the stand-in's MCP endpoint (signed in with the counting
     /// browser, none of its launches counted yet) that holds less scope than the endpoint wants.
     static func withSignedInForLessScope(_ body: (CLIHarness, String) async throws -> Void) async throws {
-        let cli = try await ResourceMCPCommandScenarios.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
-        }
+        let cli = try await ResourceMCPCommandScenarios.stepUpHarness()
         try await withHarness(cli) { cli in
             let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
             let login = try await cli.run(

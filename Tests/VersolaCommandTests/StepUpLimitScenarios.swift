@@ -26,9 +26,7 @@ struct StepUpLimitScenarios {
 
     @Test("A20: an API that refuses every token gets two step-up lines in a row for a method, then an error that stops the loop; another method counts on its own")
     func limitAcrossInvocations() async throws {
-        let cli = try await ResourceMCPCommandScenarios.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
+        let cli = try await ResourceMCPCommandScenarios.stepUpHarness {
             $0.protectedResourceNeverSatisfied = true
         }
         try await withHarness(cli) { cli in
@@ -52,10 +50,7 @@ struct StepUpLimitScenarios {
 
     @Test("A20: an answer in 2xx starts the count again")
     func successResets() async throws {
-        let cli = try await ResourceMCPCommandScenarios.harness {
-            $0.protectedResourceScopes = ["tools:read"]
-            $0.protectedResourceRequiredScopes = ["tools:read", "tools:write"]
-        }
+        let cli = try await ResourceMCPCommandScenarios.stepUpHarness()
         try await withHarness(cli) { cli in
             let (mcp, profile) = try await Self.signIn(cli)
             let narrow = ["login", "--profile", profile, "--scope", "tools:read", "--browser-command", CLIHarness.browser]

@@ -27,13 +27,10 @@ final class FileLock: @unchecked Sendable {
     static func acquire(path: String, onContention: @Sendable () -> Void = {}) async throws(FileSystemFailure)
         -> FileLock
     {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, PrivateFiles.fileMode)
-        guard descriptor >= 0 else { throw FileSystemFailure("open lock file", path) }
-        let lock = FileLock(descriptor: descriptor, path: path)
-        guard fchmod(descriptor, PrivateFiles.fileMode) == 0 else { throw FileSystemFailure("chmod 600", path) }
-        if flockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 { return lock }
-        guard errno == EWOULDBLOCK else { throw FileSystemFailure("lock", path) }
+        let lock = try opened(path)
+        if try lock.tryLock() { return lock }
         onContention()
+        let descriptor = lock.descriptor
         let code: Int32 = await DedicatedThread.run { flockRetrying(descriptor, LOCK_EX) == 0 ? 0 : errno }
         guard code == 0 else { throw FileSystemFailure("lock", path, code: code) }
         return lock
@@ -42,13 +39,24 @@ final class FileLock: @unchecked Sendable {
     /// Opens (creating with mode 0600) and locks `path` when no other holder has it; nil when
     /// one has (its lock is left alone).
     static func attempt(path: String) throws(FileSystemFailure) -> FileLock? {
+        let lock = try opened(path)
+        return try lock.tryLock() ? lock : nil
+    }
+
+    /// `path` opened (created with mode 0600, whatever the umask), not yet locked.
+    private static func opened(_ path: String) throws(FileSystemFailure) -> FileLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, PrivateFiles.fileMode)
         guard descriptor >= 0 else { throw FileSystemFailure("open lock file", path) }
         let lock = FileLock(descriptor: descriptor, path: path)
         guard fchmod(descriptor, PrivateFiles.fileMode) == 0 else { throw FileSystemFailure("chmod 600", path) }
-        if flockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 { return lock }
+        return lock
+    }
+
+    /// Takes the lock when no other holder has it: true; false when one has.
+    private func tryLock() throws(FileSystemFailure) -> Bool {
+        if Self.flockRetrying(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
         guard errno == EWOULDBLOCK else { throw FileSystemFailure("lock", path) }
-        return nil
+        return false
     }
 
     /// Replaces the lock file's contents with `text` (what a waiter reads about the holder).
