@@ -74,6 +74,34 @@ struct SingleSignInRequestScenarios {
         }
     }
 
+    @Test("S15 A20: a request caller refused under the old session, whose refusal arrives after another caller's step-up sign-in ended, asks again instead of signing in a second time")
+    func refusalAfterAnotherSignInEnded() async throws {
+        try await Self.withSignedInForLessScope { cli, mcp in
+            let command = "'\(CLIHarness.executable)' request '\(mcp)'"
+            func terminal(_ name: String) throws -> (pid: pid_t, stem: String) {
+                let stem = cli.home.path + "/" + name
+                return (try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], stem: stem), stem)
+            }
+            let exchanges = await Self.codeExchanges(cli)
+            let seen = await cli.requestCount(.resource)
+            // The late caller's request is held at the API until the other caller is done; then it
+            // is answered under the token it carried, the old session's: 403 for more scope. It
+            // reaches the sign-in lock after the other's sign-in released it, so it never waits.
+            await cli.idp.provider.arm(TestFaultRule(.resource, .holdUntilReleased))
+            let late = try terminal("late")
+            try await AgentWorkScenarios.waitFor(cli, .resource, count: seen + 1)
+            let first = try terminal("first")
+            let firstOutcome = await cli.finished(first.pid, stem: first.stem)
+            #expect(firstOutcome.status == 0 && firstOutcome.stdout.contains("\"resource\":\"ok\""), "\(firstOutcome.stdout)")
+            await cli.idp.provider.releaseHeld()
+            let lateOutcome = await cli.finished(late.pid, stem: late.stem)
+            #expect(lateOutcome.status == 0, "\(lateOutcome.stdout)")
+            #expect(lateOutcome.stdout.contains("\"resource\":\"ok\""), "the API's answer under the other's sign-in: \(lateOutcome.stdout)")
+            #expect(SingleSignInScenarios.launches(cli).count == 1, "browser launches")
+            #expect(await Self.codeExchanges(cli) - exchanges == 1, "code exchanges")
+        }
+    }
+
     /// The `versola request` process under the terminal `pid` (its shell may run it as a child,
     /// or exec it; the front execs the engine in place).
     static func command(under pid: pid_t) -> pid_t? {

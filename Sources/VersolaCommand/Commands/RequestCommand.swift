@@ -33,6 +33,8 @@ struct RequestCommand {
             headers: options.headers.map { AgentHTTPRequest.Header($0.name, $0.value) }, body: body)
         let request = AgentRequest(.request(arguments), profile: context.profile)
         let count = StepUpCount(context, method: options.effectiveMethod)
+        // Read before the request: a sign-in another caller ends after its answer shows as a change.
+        let generation = SignInGate.generation(context)
         do {
             // On a terminal a refusal is counted by the sign-in it leads to, not here: callers
             // that wait for another's sign-in (S15) have no step-up of their own to count.
@@ -41,7 +43,7 @@ struct RequestCommand {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
             // second refusal is not followed again: its line is printed instead.
-            return show(try await steppedUp(request, challenge: challenge, counting: count))
+            return show(try await steppedUp(request, challenge: challenge, counting: count, since: generation))
         }
     }
 
@@ -63,9 +65,12 @@ struct RequestCommand {
     }
 
     /// S15: the answer after the profile's one sign-in for the challenge's scopes: the one
-    /// another caller ran (this one waited for it, and sends the request once more to see), else
-    /// its own, which alone counts as a step-up.
-    private func steppedUp(_ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?)
+    /// another caller ran (this one waited for it, or the record changed after `generation`, read
+    /// before the refused request; it sends the request once more to see), else its own, which
+    /// alone counts as a step-up.
+    private func steppedUp(
+        _ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?, since generation: UInt64
+    )
         async throws(CommandFailure)
         -> AgentHTTPResponse
     {
@@ -74,7 +79,7 @@ struct RequestCommand {
         var loginOptions = LoginOptions()
         loginOptions.scopes = challenge.scopes
         let context = context
-        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaiting) {
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaitingOrChangedSince(generation)) {
             () async throws(CommandFailure) -> AgentHTTPResponse? in
             do throws(CommandFailure) {
                 let again = try await CommandRunner.call(request, context, as: AgentHTTPResponse.self)

@@ -39,12 +39,22 @@ enum SignInGate {
     }
 
     /// When a caller that needs a sign-in asks again once it holds the lock.
-    enum Recheck {
-        /// Only after waiting for another process's sign-in (a request not to send needlessly).
-        case afterWaiting
+    enum Recheck: Equatable {
+        /// After waiting, or when the profile's record changed since the generation the caller
+        /// read before the ask that found a sign-in needed (``generation(_:)``): another
+        /// process's sign-in may have ended between that answer and the lock, without a wait.
+        /// An unchanged record is not asked again (a request not to send needlessly).
+        case afterWaitingOrChangedSince(UInt64)
         /// After waiting, or when the profile has a record (a sign-in may have ended just
         /// before the lock was asked for); a profile with none asks once (R9).
         case afterWaitingOrWithRecord
+    }
+
+    /// The profile's record generation now, to read before an ask that may find a sign-in needed
+    /// (``Recheck/afterWaitingOrChangedSince(_:)``); 0 when it cannot be read.
+    static func generation(_ context: CommandContext) -> UInt64 {
+        guard let stateHome = try? context.directories().stateHome else { return 0 }
+        return SignInLock.recordGeneration(profile: context.profile, stateHome: stateHome)
     }
 
     /// For a caller that found it needs a sign-in: takes the lock, then `ask`s again as `recheck`
@@ -57,7 +67,11 @@ enum SignInGate {
     ) async throws(CommandFailure) -> Answer? {
         let lock = try await hold(context)
         defer { lock.release() }
-        let again = lock.waited || (recheck == .afterWaitingOrWithRecord && lock.foundRecord)
+        let again: Bool
+        switch recheck {
+        case .afterWaitingOrChangedSince(let generation): again = lock.waited || lock.generation != generation
+        case .afterWaitingOrWithRecord: again = lock.waited || lock.foundRecord
+        }
         if again, let answer = try await ask() { return answer }
         try await signIn()
         return nil
