@@ -66,12 +66,16 @@ front: .build/front/versola
 # rebuilding .build/release. `make install LINK_ORDER=/dev/null` links without the order.
 # The engine exports _gnutls_global_init_skip (Sources/CVersolaSystem/curl.c): GnuTLS, which
 # libcurl brings in when the first request loads it, then leaves itself and p11-kit uninitialised.
+# Nothing else: the Swift toolchain's static-stdlib link exports every symbol of our own code
+# (about 5,900), and the dynamic linker read that table's 470 KB in every process, for lookups
+# that only ever end in the libraries. Sources/versola/engine.exports keeps the rest local.
 LINK_ORDER ?= Sources/versola/agent.order
 INSTALL_BUILD := swift build -c release --static-swift-stdlib --scratch-path .build-install
 ENGINE_LINK := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(abspath $(LINK_ORDER)) -Xlinker --no-warn-symbol-ordering \
-	-Xlinker --export-dynamic-symbol=_gnutls_global_init_skip
+	-Xlinker --export-dynamic-symbol=_gnutls_global_init_skip \
+	-Xlinker --version-script=$(abspath Sources/versola/engine.exports)
 
 # The C++ library the Swift runtime calls (46 of its functions) is linked into the engine from
 # the compiler's own archive: loading libstdc++.so cost every engine process 1.5 MB of memory

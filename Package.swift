@@ -12,11 +12,11 @@ let strict: [SwiftSetting] = [
 ]
 
 var targets: [Target] = [
-    // The system libraries. OpenSSL is found through pkg-config: a missing one makes SwiftPM name
+    // The system libraries. OpenSSL's libcrypto is found through pkg-config: a missing one makes SwiftPM name
     // the package to install (to run, libssl3 and libcurl4 are enough). libcurl is not linked (the
     // first request loads it, CVersolaSystem/curl.c): only its header is used, from the system's
     // include path (libcurl4-openssl-dev, which scripts/install-deps.sh installs).
-    .systemLibrary(name: "COpenSSLSystem", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "COpenSSLSystem", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CCurlSystem"),
     .target(
         name: "CVersolaSystem",
@@ -73,7 +73,7 @@ var targets: [Target] = [
         swiftSettings: strict
     ),
     // agent.order: the layout `make install` links the engine with (scripts/agent-order.sh).
-    .executableTarget(name: "versola", dependencies: ["VersolaCommand"], exclude: ["agent.order"], swiftSettings: strict),
+    .executableTarget(name: "versola", dependencies: ["VersolaCommand"], exclude: ["agent.order", "engine.exports"], swiftSettings: strict),
     // The warm path of `versola token` in C, linking only the C library; it `exec`s `versola`
     // (the engine) for everything else. `make install` builds it with `cc -static` as `versola`.
     .executableTarget(
