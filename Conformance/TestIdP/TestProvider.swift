@@ -45,6 +45,10 @@ public actor TestProvider {
     /// Base URL of the separate resource server, when one runs (its own origin).
     var resourceBaseURL: String?
 
+    /// Where the provider's work runs: threads of its own, never Swift's task pool.
+    private let executor = ProviderExecutor()
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Creates a provider.
     /// - Parameters:
     ///   - configuration: its behaviour without faults.
