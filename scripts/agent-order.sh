@@ -54,17 +54,21 @@ trace() {
     "$front" setup-docker --host 127.0.0.1:5000 >/dev/null 2>&1
     "$front" setup-pip --url http://127.0.0.1:8080/simple/ >/dev/null 2>&1
     agent=$(pgrep -n -f "^$engine agent")
+    # The order follows the trace, so the work every agent does comes first and the adapters'
+    # (which many never use) last, together.
     for _ in 1 2 3; do
       for _ in $(seq 1 30); do "$front" token >/dev/null; done
       "$front" token --json >/dev/null
       "$front" token --token id >/dev/null
+      "$front" token --force-refresh >/dev/null
+      "$front" status >/dev/null
+      sleep 3.5 # the access token expires: the next request refreshes at expiry
+    done
+    for _ in 1 2; do
       "$front" token --format k8s >/dev/null 2>&1 || true # refused for DPoP-bound tokens, as it should be
       # docker's get and the keyring backend's credential: also refused for DPoP-bound tokens.
       printf 127.0.0.1:5000 | "$work/prefix/bin/docker-credential-versola" get >/dev/null 2>&1 || true
       "$front" credential --url http://127.0.0.1:8080/simple/x/ >/dev/null 2>&1 || true
-      "$front" token --force-refresh >/dev/null
-      "$front" status >/dev/null
-      sleep 3.5 # the access token expires: the next request refreshes at expiry
     done
     "$front" agent --stop >/dev/null
     for _ in $(seq 1 100); do kill -0 "$agent" 2>/dev/null || break; sleep 0.05; done

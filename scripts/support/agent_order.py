@@ -5,7 +5,10 @@
   agent_order.py extend BINARY ORDER TRACE... ORDER, then every function on a logged page
                                               that lies past the ordered functions
 
-Each trace's functions follow the previous trace's, in address order within one trace. A name
+Each trace's functions follow the previous trace's, in the order the trace first reached them:
+what every process runs at start comes first, then what the agent's usual work adds, and the
+work a traced run did last (the adapters' credentials, say) ends up together at the end, where
+an agent that never does it leaves it unread. A name
 defined more than once (a local helper each object file has its own copy of) is left out: the
 linker would move every copy, and whole-file sections with them.
 """
@@ -38,8 +41,9 @@ def text_range(binary):
 
 
 def logged(trace):
+    """The addresses of `trace`, each once, in the order the run first reached them."""
     with open(trace) as lines:
-        return sorted({int(line, 16) for line in lines if line.strip()})
+        return list(dict.fromkeys(int(line, 16) for line in lines if line.strip()))
 
 
 def main(arguments):
@@ -78,7 +82,6 @@ def main(arguments):
                 if table[index][0] + max(table[index][1], 1) > page:
                     take(index)
                 index += 1
-        picked.sort()
         ordered += [name for _, _, name in picked]
         print(f"{trace}: {len(picked)} functions, {sum(size for _, size, _ in picked) // 1024} KiB",
               file=sys.stderr)
