@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VersolaTestIdP
+@testable import VersolaCommand
 
 /// S15 for `versola request` callers: N of them at once, each on a terminal of its own
 /// (script(1)), ask an API that wants more scope than the session holds (A20's step-up). One
@@ -99,6 +100,50 @@ struct SingleSignInRequestScenarios {
             #expect(lateOutcome.stdout.contains("\"resource\":\"ok\""), "the API's answer under the other's sign-in: \(lateOutcome.stdout)")
             #expect(SingleSignInScenarios.launches(cli).count == 1, "browser launches")
             #expect(await Self.codeExchanges(cli) - exchanges == 1, "code exchanges")
+        }
+    }
+
+    @Test("S15: callers that cannot sign in (a request and a token, no terminal) told the profile is signed out while another process signs in for it wait for that sign-in and are answered by its session")
+    func signedOutCallersWaitForAnotherSignIn() async throws {
+        let cli = try await ResourceMCPCommandScenarios.harness { _ in }
+        try await withHarness(cli) { cli in
+            let mcp = String(cli.idp.resourceURL.dropLast("/resource".count)) + "/mcp"
+            // The browser waits for the scenario's word, so the sign-in is surely running meanwhile.
+            let browser = cli.home.path + "/gated-browser.sh"
+            let script = """
+                #!/bin/sh
+                echo "$$" >> "$HOME/launches"
+                while [ ! -e "$HOME/go" ]; do sleep 0.02; done
+                exec curl -sL -o /dev/null "$1"
+
+                """
+            try CLIHarness.writeExecutable(Array(script.utf8), to: browser)
+            try #require(FileManager.default.createFile(atPath: cli.home.path + "/go", contents: Data()))
+            let first = try await cli.run(["login", "--resource", mcp, "--browser-command", browser + " %s"])
+            try #require(first.status == 0, "\(first.stderr)")
+            let profile = try #require(ResourceProfile.name(for: mcp))
+            try #require(try await cli.run(["logout", "--profile", profile]).status == 0)
+            unlink(cli.home.path + "/go")
+            unlink(cli.home.path + "/launches")
+
+            let ownerStem = cli.home.path + "/owner"
+            let owner = try cli.spawn(
+                CLIHarness.executable, ["login", "--resource", mcp, "--browser-command", browser + " %s"], stem: ownerStem)
+            try #require(await cli.contents(of: cli.home.path + "/launches", containing: "\n") != nil, "the owner opened no browser")
+            let requestStem = cli.home.path + "/request", tokenStem = cli.home.path + "/token"
+            let request = try cli.spawn(CLIHarness.executable, ["request", mcp], stem: requestStem)
+            let token = try cli.spawn(CLIHarness.executable, ["token", "--resource", mcp], stem: tokenStem)
+            let waiting = "waiting for the sign-in already running"
+            #expect(await cli.contents(of: requestStem + ".err", containing: waiting) != nil, "the request caller did not wait")
+            #expect(await cli.contents(of: tokenStem + ".err", containing: waiting) != nil, "the token caller did not wait")
+            try #require(FileManager.default.createFile(atPath: cli.home.path + "/go", contents: Data()))
+            let signedIn = await cli.finished(owner, stem: ownerStem)
+            #expect(signedIn.status == 0, "\(signedIn.stderr)")
+            let answered = await cli.finished(request, stem: requestStem)
+            #expect(answered.status == 0 && answered.stdout.contains("\"resource\":\"ok\""), "\(answered.stdout) \(answered.stderr)")
+            let printed = await cli.finished(token, stem: tokenStem)
+            #expect(printed.status == 0 && !printed.stdout.isEmpty, "\(printed.stderr)")
+            #expect(SingleSignInScenarios.launches(cli).count == 1, "one browser, the owner's")
         }
     }
 

@@ -34,16 +34,29 @@ struct RequestCommand {
         let request = AgentRequest(.request(arguments), profile: context.profile)
         let count = StepUpCount(context, method: options.effectiveMethod)
         // Read before the request: a sign-in another caller ends after its answer shows as a change.
-        let generation = SignInGate.generation(context)
+        let mark = SignInGate.mark(context)
         do {
             // On a terminal a refusal is counted by the sign-in it leads to, not here: callers
             // that wait for another's sign-in (S15) have no step-up of their own to count.
-            return show(try await answer(request, counting: count, takingStepUp: !interactive))
+            return show(try await answerFollowingSignIns(request, counting: count, since: mark))
         } catch .versola(.stepUp(let challenge)) where interactive && !challenge.scopes.isEmpty {
             // A20 on a terminal: the browser sign-in for the scopes together (its messages on
             // standard error; standard output is the API's), then the request once more. A
             // second refusal is not followed again: its line is printed instead.
-            return show(try await steppedUp(request, challenge: challenge, counting: count, since: generation))
+            return show(try await steppedUp(request, challenge: challenge, counting: count, since: mark))
+        }
+    }
+
+    /// The API's answer; when the session is gone because another process signs in for the
+    /// profile (or just did, since `mark`), the answer once that sign-in is over (S15).
+    private func answerFollowingSignIns(_ request: AgentRequest, counting count: StepUpCount?, since mark: SignInGate.Mark)
+        async throws(CommandFailure) -> AgentHTTPResponse
+    {
+        do {
+            return try await answer(request, counting: count, takingStepUp: !interactive)
+        } catch .versola(.reauthenticate(let cause)) {
+            guard try await SignInGate.anotherSignInEnded(context, since: mark) else { throw .versola(.reauthenticate(cause)) }
+            return try await answer(request, counting: count, takingStepUp: !interactive)
         }
     }
 
@@ -65,11 +78,11 @@ struct RequestCommand {
     }
 
     /// S15: the answer after the profile's one sign-in for the challenge's scopes: the one
-    /// another caller ran (this one waited for it, or the record changed after `generation`, read
+    /// another caller ran (this one waited for it, or the profile changed after `mark`, read
     /// before the refused request; it sends the request once more to see), else its own, which
     /// alone counts as a step-up.
     private func steppedUp(
-        _ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?, since generation: UInt64
+        _ request: AgentRequest, challenge: StepUpChallenge, counting count: StepUpCount?, since mark: SignInGate.Mark
     )
         async throws(CommandFailure)
         -> AgentHTTPResponse
@@ -79,7 +92,7 @@ struct RequestCommand {
         var loginOptions = LoginOptions()
         loginOptions.scopes = challenge.scopes
         let context = context
-        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaitingOrChangedSince(generation)) {
+        let waited = try await SignInGate.signInOnce(context, recheck: .afterWaitingOrChangedSince(mark)) {
             () async throws(CommandFailure) -> AgentHTTPResponse? in
             do throws(CommandFailure) {
                 let again = try await CommandRunner.call(request, context, as: AgentHTTPResponse.self)

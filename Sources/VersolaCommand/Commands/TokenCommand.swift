@@ -58,7 +58,12 @@ struct TokenCommand {
         case .failure(.reauthenticate) where signIn && exec?.interactive == true:
             try await finish(try await signedIn(exec), exec: exec, signIn: false)
         case .failure(let error):
-            throw .versola(error)
+            // S15: a caller that cannot sign in waits for another process's sign-in for the
+            // profile, whose session then answers.
+            guard case .reauthenticate = error, signIn, try await SignInGate.anotherSignInEnded(context, since: nil) else {
+                throw .versola(error)
+            }
+            try await finish(try await CommandRunner.ask(request(exec), context), exec: exec, signIn: false)
         }
     }
 

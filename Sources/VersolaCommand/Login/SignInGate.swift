@@ -38,23 +38,51 @@ enum SignInGate {
         }
     }
 
+    /// What a caller saw of the profile before an ask that may find it signed out or short of
+    /// scope: the record's generation and the profile file's. Another process's sign-in changes
+    /// both, the record first and then the profile it promotes (P11), and between the two the
+    /// agent, still on the old settings, finds no session for them.
+    struct Mark: Equatable, Sendable {
+        let record: UInt64
+        let profile: ProfileGeneration?
+    }
+
+    /// The profile as it is now, to read before an ask (``Recheck/afterWaitingOrChangedSince(_:)``).
+    static func mark(_ context: CommandContext) -> Mark {
+        guard let directories = try? context.directories() else { return Mark(record: 0, profile: nil) }
+        return Mark(
+            record: SignInLock.recordGeneration(profile: context.profile, stateHome: directories.stateHome),
+            profile: ProfileGeneration(directories, profile: context.profile))
+    }
+
     /// When a caller that needs a sign-in asks again once it holds the lock.
     enum Recheck: Equatable {
-        /// After waiting, or when the profile's record changed since the generation the caller
-        /// read before the ask that found a sign-in needed (``generation(_:)``): another
-        /// process's sign-in may have ended between that answer and the lock, without a wait.
-        /// An unchanged record is not asked again (a request not to send needlessly).
-        case afterWaitingOrChangedSince(UInt64)
+        /// After waiting, or when the profile changed since the caller's `Mark`, read before the
+        /// ask that found a sign-in needed: another process's sign-in may have ended between that
+        /// answer and the lock, without a wait. An unchanged profile is not asked again (a
+        /// request not to send needlessly).
+        case afterWaitingOrChangedSince(Mark)
         /// After waiting, or when the profile has a record (a sign-in may have ended just
         /// before the lock was asked for); a profile with none asks once (R9).
         case afterWaitingOrWithRecord
     }
 
-    /// The profile's record generation now, to read before an ask that may find a sign-in needed
-    /// (``Recheck/afterWaitingOrChangedSince(_:)``); 0 when it cannot be read.
-    static func generation(_ context: CommandContext) -> UInt64 {
-        guard let stateHome = try? context.directories().stateHome else { return 0 }
-        return SignInLock.recordGeneration(profile: context.profile, stateHome: stateHome)
+    /// S15 for a caller told the profile is signed out that cannot sign in itself (or was not
+    /// asked to): whether another process's sign-in was running, or ended since `mark`, so that
+    /// asking once more may find its session. Waits for a running one (saying so, bounded as
+    /// ``hold(_:)`` is). A profile without a file has nobody signing in for it: false at once.
+    static func anotherSignInEnded(_ context: CommandContext, since mark: Mark?) async throws(CommandFailure) -> Bool {
+        guard let directories = try? context.directories(), ProfileGeneration(directories, profile: context.profile) != nil
+        else { return false }
+        let lock = try await hold(context)
+        defer { lock.release() }
+        return lock.waited || mark.map { changed(since: $0, lock: lock, context) } ?? false
+    }
+
+    /// Whether the profile's record or file is another than `mark` says, the lock held.
+    private static func changed(since mark: Mark, lock: SignInLock, _ context: CommandContext) -> Bool {
+        guard lock.generation == mark.record, let directories = try? context.directories() else { return true }
+        return ProfileGeneration(directories, profile: context.profile) != mark.profile
     }
 
     /// For a caller that found it needs a sign-in: takes the lock, then `ask`s again as `recheck`
@@ -69,7 +97,7 @@ enum SignInGate {
         defer { lock.release() }
         let again: Bool
         switch recheck {
-        case .afterWaitingOrChangedSince(let generation): again = lock.waited || lock.generation != generation
+        case .afterWaitingOrChangedSince(let mark): again = lock.waited || changed(since: mark, lock: lock, context)
         case .afterWaitingOrWithRecord: again = lock.waited || lock.foundRecord
         }
         if again, let answer = try await ask() { return answer }
