@@ -74,7 +74,7 @@ struct SessionMachine: Sendable, Hashable {
         switch event {
         case .renewalRefused(let record, let replacing): return renewalRefused(record, replacing: replacing)
         case .heldBackWritten: return heldBackWritten()
-        case .heldBackSuperseded(let grant): return heldBackSuperseded(revoking: grant)
+        case .heldBackSuperseded: return heldBackSuperseded()
         default: return transition(event)
         }
     }
@@ -100,7 +100,7 @@ struct SessionMachine: Sendable, Hashable {
         case .accessTokenOffered(let value, let expiresAt, let idToken, let now):
             accessTokenOffered(value, expiresAt: expiresAt, idToken: idToken, at: now)
         case .grantExpiredWithoutRefreshToken: grantExpiredWithoutRefreshToken()
-        case .logoutStarted(let unsaved, let endSession): logoutStarted(unsaved: unsaved, endSession: endSession)
+        case .logoutStarted(let endSession): logoutStarted(endSession: endSession)
         case .logoutFinished(let newest, let inMemory, let endSession):
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
@@ -316,9 +316,11 @@ struct SessionMachine: Sendable, Hashable {
     // MARK: Logout
 
     /// S9, S12: the wipe comes first, even when the store is locked; a logout that starts while
-    /// another runs wipes and revokes too.
-    private mutating func logoutStarted(unsaved: Grant?, endSession: Bool) -> SessionOutcome {
-        let wipe = SessionAction.wipeForLogout(inMemory: unsaved ?? phase.heldGrant?.grant, endSession: endSession)
+    /// another runs wipes and revokes too. P10: a renewed record held back for a later write is
+    /// newer than the grant the state holds, so its grant is the one in memory to revoke.
+    private mutating func logoutStarted(endSession: Bool) -> SessionOutcome {
+        let inMemory = heldBack?.record.grant ?? phase.heldGrant?.grant
+        let wipe = SessionAction.wipeForLogout(inMemory: inMemory, endSession: endSession)
         // The held-back record is wiped with the rest; its grant is revoked as the one in memory.
         let dropped: [SessionAction] = heldBack == nil ? [] : [.stopRetryingHeldBack]
         heldBack = nil

@@ -67,9 +67,8 @@ import VersolaHTTP
         ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected(IDTokenRejection(.malformed, "x"))), keptRefreshToken: "refresh-9")),
         ("refreshFailed.locked", .refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil)),
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
-        ("logoutStarted", .logoutStarted(unsaved: nil, endSession: false)),
+        ("logoutStarted", .logoutStarted(endSession: false)),
         ("logoutFinished", .logoutFinished(newest: nil, inMemory: nil, endSession: false)),
-        ("logoutStarted.unsaved", .logoutStarted(unsaved: grant(refreshToken: "refresh-2"), endSession: true)),
         ("logoutFinished.revoking", .logoutFinished(newest: grant(refreshToken: "refresh-2"), inMemory: grant(), endSession: true)),
         ("storageLocked", .storageLocked),
         ("storageUnlocked", .storageUnlocked),
@@ -138,8 +137,6 @@ import VersolaHTTP
             let newest = grant(refreshToken: "refresh-2")
             let after: Set<SessionAction> = [.revoke(newest), .revoke(grant()), .openEndSession(idTokenHint: newest.idToken)]
             return (state == .loggingOut ? .unauthenticated : state, after)
-        case (_, "logoutStarted.unsaved"):  // P10: the renewed grant not yet written is the one in memory
-            return (.loggingOut, [.wipeForLogout(inMemory: grant(refreshToken: "refresh-2"), endSession: true)])
         case (_, "logoutStarted"):
             let held: Grant? = state.holdsGrant && state != .locked ? grant() : nil
             return (.loggingOut, [.wipeForLogout(inMemory: held, endSession: false)])
@@ -200,7 +197,7 @@ import VersolaHTTP
         case .locked: machine.handle(.restored(.locked))
         case .loggingOut:
             machine.handle(restored)
-            machine.handle(.logoutStarted(unsaved: nil, endSession: false))
+            machine.handle(.logoutStarted(endSession: false))
         }
         return machine
     }
