@@ -254,6 +254,8 @@ public actor Session {
                     effects.refreshEvent = event
                     return effects
                 }
+            case .refreshEnded(let result, let kept):
+                effects.refreshEnded = (result, kept)
             case .pollDeviceAuthorization(let device):
                 effects.resumedDevice = device
             case .openEndSession(let hint):

@@ -30,9 +30,14 @@ enum SessionEvent: Sendable, Hashable {
     case pendingExpired
     /// A resource answered `insufficient_user_authentication` (S5).
     case stepUpDemanded(StepUpChallenge)
-    /// A refresh began (S6).
-    case refreshStarted
-    /// The refresh succeeded (S6).
+    /// This process began a refresh (S6): `sequence` is it, at its start; the machine carries
+    /// it from now on.
+    case refreshStarted(RefreshSequence)
+    /// What came of a step of this process's refresh (T2, P7, P10, R6), for the sequence the
+    /// machine carries.
+    case refresh(RefreshEvent)
+    /// The refresh succeeded (S6): this process's, once its sequence is over, or another
+    /// process's renewal handed over (P10).
     case refreshSucceeded(HeldGrant)
     /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
     /// before the failure (P10).

@@ -75,6 +75,8 @@ struct SessionMachine: Sendable, Hashable {
         case .renewalRefused(let record, let replacing): return renewalRefused(record, replacing: replacing)
         case .heldBackWritten: return heldBackWritten()
         case .heldBackSuperseded: return heldBackSuperseded()
+        case .refreshStarted(let sequence): return refreshStarted(sequence)
+        case .refresh(let step): return refreshEvent(step)
         default: return transition(event)
         }
     }
@@ -93,7 +95,6 @@ struct SessionMachine: Sendable, Hashable {
         case .authorizationFailed(let error): authorizationFailed(error)
         case .pendingExpired: pendingExpired()
         case .stepUpDemanded(let challenge): stepUpDemanded(challenge)
-        case .refreshStarted: refreshStarted()
         case .refreshSucceeded(let grant): refreshSucceeded(grant)
         case .refreshFailed(let error, let keptRefreshToken): refreshFailed(error, keeping: keptRefreshToken)
         case .accessTokenHeld(let token, let expiresAt, let minted): accessTokenHeld(token, expiresAt: expiresAt, minted: minted)
@@ -105,7 +106,7 @@ struct SessionMachine: Sendable, Hashable {
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
-        case .renewalRefused, .heldBackWritten, .heldBackSuperseded: ignored()
+        case .renewalRefused, .heldBackWritten, .heldBackSuperseded, .refreshStarted, .refresh: ignored()
         }
     }
 
@@ -235,46 +236,6 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
-    private mutating func refreshStarted() -> SessionOutcome {
-        switch phase {
-        case .authenticated(let held), .stepUpRequired(let held, _): return move(to: .refreshing(held))
-        case .refreshing:
-            // Another process's refresh was being shown; this one now runs its own.
-            return .accepted()
-        case .unauthenticated, .authorizing, .locked, .loggingOut: return ignored()
-        }
-    }
-
-    private mutating func refreshSucceeded(_ fresh: HeldGrant) -> SessionOutcome {
-        switch phase {
-        case .refreshing, .authenticated:
-            return move(to: .authenticated(fresh))
-        case .loggingOut, .unauthenticated:
-            // S12: a refresh that finishes after logout began is discarded, its new token revoked.
-            return .accepted([.revoke(fresh.grant)])
-        case .authorizing, .stepUpRequired, .locked:
-            return ignored()
-        }
-    }
-
-    private mutating func refreshFailed(_ error: VersolaError, keeping keptRefreshToken: String?) -> SessionOutcome {
-        switch phase {
-        case .refreshing(var held), .authenticated(var held):
-            // S7: only the provider refusing the grant ends it. A network or server failure keeps
-            // the session (T5), and so does anything the user retrying cannot fix; a refresh
-            // token the provider already rotated is kept whatever failed after it arrived (P10).
-            if case .reauthenticate = error { return move(to: .unauthenticated) + [.wipeCredentials] }
-            if error == .recoverable(.unlockRequired) { return storageLocked() }
-            if let keptRefreshToken {
-                held.grant.refreshToken = keptRefreshToken
-                held.token = nil
-            }
-            return move(to: .authenticated(held))
-        case .unauthenticated, .authorizing, .stepUpRequired, .locked, .loggingOut:
-            return ignored()
-        }
-    }
-
     private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?, minted: ClockReading?) -> SessionOutcome {
         switch phase {
         case .authenticated(var held):
@@ -327,7 +288,9 @@ struct SessionMachine: Sendable, Hashable {
         switch phase {
         case .loggingOut: return .accepted(dropped + [wipe])
         case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked:
-            return move(to: .loggingOut(phase.heldGrant)) + dropped + [wipe]
+            // S12, P10: this process's refresh in flight goes on, so that a rotated token that
+            // arrives is stored before the wipe (which waits for the profile lock) reads it.
+            return move(to: .loggingOut(phase.heldGrant, phase.refreshInFlight)) + dropped + [wipe]
         }
     }
 
@@ -350,12 +313,14 @@ struct SessionMachine: Sendable, Hashable {
 
     // MARK: Storage
 
-    private mutating func storageLocked() -> SessionOutcome {
+    mutating func storageLocked() -> SessionOutcome {
         switch phase {
         case .authenticated, .stepUpRequired, .unauthenticated, .authorizing:
             return move(to: .locked(resume: phase))
-        case .refreshing(let held):
-            return move(to: .locked(resume: .authenticated(held)))
+        case .refreshing(let held, let inFlight):
+            // S10, P10: this process's refresh goes on (a write it cannot make is held back)
+            // and unlocking returns to it while it runs; another's is over once unlocked.
+            return move(to: .locked(resume: inFlight.map { .refreshing(held, $0) } ?? .authenticated(held)))
         case .locked, .loggingOut:
             return ignored()
         }

@@ -104,7 +104,7 @@ import VersolaHTTP
     @Test("S4 S5 A14: a login that cannot start is refused with why, and the error the caller gets says so")
     func refusedLogins() {
         var refreshing = Self.authenticated()
-        refreshing.handle(.refreshStarted)
+        refreshing.handle(SessionMachineTests.refreshStarted)
         #expect(refreshing.handle(.loginStarted) == .refused(.cannotStartLogin(.refreshing)))
         #expect(
             SessionRefusal.cannotStartLogin(.refreshing).loginError

@@ -29,6 +29,9 @@ import VersolaHTTP
     static let network = VersolaError.recoverable(
         .network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x")))
 
+    /// This process starting a refresh of the sample grant.
+    static let refreshStarted = SessionEvent.refreshStarted(RefreshSequence(current: grant(), issuer: "https://id.example", clientID: "cli"))
+
     /// One sample of every event (and of the store contents a change can bring).
     static let events: [(String, SessionEvent)] = [
         ("restored.empty", .restored(.empty)),
@@ -59,7 +62,8 @@ import VersolaHTTP
         ("authorizationFailed.denied", .authorizationFailed(.reauthenticate(.authorizationDenied))),
         ("pendingExpired", .pendingExpired),
         ("stepUpDemanded", .stepUpDemanded(StepUpChallenge(acrValues: ["mfa"], maxAge: 0))),
-        ("refreshStarted", .refreshStarted),
+        ("refreshStarted", refreshStarted),
+        ("refresh.started", .refresh(.started)),
         ("refreshSucceeded", .refreshSucceeded(HeldGrant(grant: grant(refreshToken: "refresh-3")))),
         ("refreshFailed.invalidGrant", .refreshFailed(.reauthenticate(.grantRejected), keptRefreshToken: nil)),
         ("refreshFailed.network", .refreshFailed(network, keptRefreshToken: nil)),
@@ -161,6 +165,9 @@ import VersolaHTTP
         case (.authorizing, "pendingStored"), (.authorizing, "pendingStored.device"), (.refreshing, "refreshStarted"),
             (_, "logoutFinished"):
             return true
+        // S12: a logout under way carries this process's refresh (SessionMachineRefreshTests).
+        case (.loggingOut, "refreshStarted"):
+            return true
         // The grant held changes: this login's grant, seen first on disk, now with its access
         // token; a refresh's result reported while another process's refresh is shown (T2).
         case (.authenticated, "authorizationSucceeded"), (.authenticated, "refreshSucceeded"),
@@ -189,8 +196,10 @@ import VersolaHTTP
         case .authorizing: machine.handle(.loginStarted)
         case .authenticated: machine.handle(restored)
         case .refreshing:
+            // Another process's refresh, shown from the record's marker: no sequence of this
+            // process's is in flight (SessionMachineRefreshTests covers one that is).
             machine.handle(restored)
-            machine.handle(.refreshStarted)
+            machine.handle(.storeChanged(.grant(grant(), refreshing: true, hasPendingRequest: false)))
         case .stepUpRequired:
             machine.handle(restored)
             machine.handle(.stepUpDemanded(StepUpChallenge()))
@@ -298,7 +307,7 @@ import VersolaHTTP
         var machine = Self.machine(in: .authenticated)
         machine.handle(.storageLocked)
         #expect(machine.state == .locked)
-        #expect(machine.handle(.refreshStarted).actions.isEmpty)
+        #expect(machine.handle(Self.refreshStarted) == .refused(.notApplicable(.locked)))
         let actions = machine.handle(.storageUnlocked).actions
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant == Self.grant())
