@@ -123,7 +123,7 @@ extension Session {
     private func performRefresh(from current: Grant) async throws(VersolaError) -> Grant {
         let sequence = RefreshSequence(current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
         guard apply(.refreshStarted(sequence)).accepted else {
-            // No grant is held to renew here (signed out, a login under way, locked before a read).
+            // No grant is held to renew here (signed out, a login under way), or locked (S10).
             throw state == .locked ? .recoverable(.unlockRequired) : .reauthenticate(.sessionExpired)
         }
         var ended: (result: Result<Grant, VersolaError>, kept: String?)?
