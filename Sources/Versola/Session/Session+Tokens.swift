@@ -158,8 +158,7 @@ extension Session {
         do throws(VersolaError) {
             switch action {
             case .readRecord:
-                return .recordRead(
-                    stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
+                return .recordRead(stored: try await store.load(), now: client.environment.clock.wallClockNow)
             case .warnUnfinishedRefresh:
                 client.environment.log.record(
                     VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))

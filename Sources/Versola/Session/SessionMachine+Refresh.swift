@@ -29,6 +29,7 @@ extension SessionMachine {
 
     /// What came of a step of this process's refresh: the sequence the state carries takes it
     /// and returns its next steps, which the session carries out as ``SessionAction/refresh(_:)``.
+    /// The record read comes with the one the machine holds back (P10), when it holds one.
     /// Once the sequence is over, no state carries it any more, and its result goes back to the
     /// refresh with ``SessionAction/refreshEnded(_:keptRefreshToken:)``: the refresh applies it
     /// (`refreshSucceeded`, `refreshFailed`) after letting go of the profile lock, whatever the
@@ -37,6 +38,11 @@ extension SessionMachine {
     /// decrypting), so there is nothing left to store its token into.
     mutating func refreshEvent(_ event: RefreshEvent) -> SessionOutcome {
         guard var sequence = phase.refreshInFlight else { return ignored() }
+        var event = event
+        if case .recordRead(let stored, nil, let now) = event, let unsaved = heldBack?.record {
+            // T2, P10: a record held back is newer than the stored one; its token is the one spent.
+            event = .recordRead(stored: stored, unsaved: unsaved, now: now)
+        }
         let steps = sequence.handle(event).map(SessionAction.refresh)
         guard let (result, kept) = sequence.result else {
             phase.carry(sequence)

@@ -24,7 +24,7 @@ import VersolaHTTP
         var machine = SessionMachineTokenTests.signedIn()
         #expect(machine.handle(SessionMachineTests.refreshStarted).actions == [.publish(.refreshing)])
         #expect(machine.handle(.refresh(.started)).actions == [.refresh(.readRecord)])
-        machine.handle(.refresh(.recordRead(stored: Fixture.record, unsaved: nil, now: Fixture.now)))
+        machine.handle(.refresh(.recordRead(stored: Fixture.record, now: Fixture.now)))
         #expect(machine.phase.refreshInFlight?.step == .sending(record: Fixture.record, spending: "refresh-1"))
         return machine
     }
@@ -45,6 +45,17 @@ import VersolaHTTP
         #expect(machine.phase.refreshInFlight == nil && machine.state == .refreshing)
         #expect(machine.handle(.refresh(.checked(Fixture.renewed))) == .refused(.notApplicable(.refreshing)))
         #expect(machine.handle(.refreshSucceeded(HeldGrant(grant: Fixture.renewed))).actions == [.publish(.authenticated)])
+    }
+
+    @Test("T2 P10: the machine hands the record it holds back to the refresh, which spends its token rather than the stored one")
+    func heldBackRecordIsSpent() {
+        var machine = SessionMachineTokenTests.signedIn()
+        let held = SessionMachineHeldBackTests.record("rotated")
+        machine.handle(.renewalRefused(held, replacing: "refresh-1"))
+        machine.handle(SessionMachineTests.refreshStarted)
+        machine.handle(.refresh(.started))
+        let actions = machine.handle(.refresh(.recordRead(stored: Fixture.record, now: Fixture.now))).actions
+        #expect(actions == [.refresh(.writeNote(Fixture.noted(held, spending: "rotated"))), .refresh(.send(SessionMachineTests.grant(refreshToken: "rotated")))])
     }
 
     @Test("S9 S12 P7 P10: a logout that starts during the refresh carries it: the rotated token that arrives is stored first, and revoked once the refresh ends")
