@@ -139,8 +139,9 @@ enum RefreshEvent: Sendable, Hashable {
     /// The refresh began (the profile lock is held).
     case started
     /// The store's record was read; `unsaved` is one this session could not write yet (P10),
-    /// newer than the stored one. `now` dates the in-flight note.
-    case recordRead(stored: SessionRecord?, unsaved: SessionRecord?, now: Date)
+    /// newer than the stored one: ``SessionMachine``, which holds it back, fills it in, so the
+    /// session reports only what it read. `now` dates the in-flight note.
+    case recordRead(stored: SessionRecord?, unsaved: SessionRecord? = nil, now: Date)
     /// The token endpoint answered; `rotatedRefreshToken` is the new refresh token when it
     /// changed; `dpopNonces` the nonces learned so far (D3).
     case answered(rotatedRefreshToken: String?, dpopNonces: [String: String])

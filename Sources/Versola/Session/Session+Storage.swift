@@ -77,7 +77,7 @@ extension Session {
         guard machine.heldBack == pending else { return }
         switch fate {
         case .write where written: await perform(apply(.heldBackWritten))
-        case .superseded: await perform(apply(.heldBackSuperseded(grant(from: pending.record))))
+        case .superseded: await perform(apply(.heldBackSuperseded))
         case .none, .write: break
         }
     }
@@ -117,7 +117,7 @@ extension Session {
     /// and its refresh token revoked).
     package func holdHandedOver(_ record: SessionRecord, since point: RenewalHandOver) async {
         guard machine.heldBack == nil || machine.heldBack?.record.refreshToken == point.replacing,
-            let grant = grant(from: record)
+            let grant = record.grant
         else { return }
         await perform(apply(.renewalRefused(record, replacing: point.replacing)))
         await flushUnsaved()
@@ -126,21 +126,6 @@ extension Session {
         // Dropped as superseded: the session follows the store, which moved on.
         guard held || stored?.refreshToken == record.refreshToken else { return }
         await perform(apply(.refreshSucceeded(self.held(grant))))
-    }
-
-    /// The grant a stored record describes, for restoring and revocation: one with an ID token
-    /// that still reads, or (a plain OAuth 2.0 grant, A16) a refresh token or a stored access
-    /// token without an ID token. Its access token is the stored one of a grant without a
-    /// refresh token (P13), else empty: a renewable grant's lives in memory only (P4).
-    func grant(from record: SessionRecord) -> Grant? {
-        let claims = record.idToken.flatMap { IDTokenClaims(restoringValidated: $0) }
-        let idToken = claims == nil ? nil : record.idToken
-        let stored = record.refreshToken == nil ? record.accessToken : nil
-        guard claims != nil || (record.idToken == nil && (record.refreshToken != nil || stored != nil)) else { return nil }
-        return Grant(
-            accessToken: stored?.value ?? "", tokenType: record.dpopPrivateKey == nil ? .bearer : .dpop,
-            expiresAt: stored?.expiresAt, refreshToken: record.refreshToken, idToken: idToken, claims: claims,
-            scope: stored?.scope, dpopKey: record.dpopPrivateKey.flatMap { try? DPoPKey(rawRepresentation: $0) })
     }
 
     // MARK: Logout
@@ -154,8 +139,7 @@ extension Session {
     /// - Returns: what happened to the end-session page, nil when it was not asked for.
     @discardableResult
     public func logout(endSession: Bool = false) async -> EndSessionOutcome? {
-        let unsavedGrant = machine.heldBack.flatMap { grant(from: $0.record) }
-        return await perform(apply(.logoutStarted(unsaved: unsavedGrant, endSession: endSession))).endSession
+        await perform(apply(.logoutStarted(endSession: endSession))).endSession
     }
 
     /// The wipe of a logout (S12): under the profile lock, reads the newest record and wipes it;
@@ -173,7 +157,7 @@ extension Session {
         }
         guard let newest, newest.issuer == configuration.client.issuer, newest.clientID == configuration.client.clientID
         else { return nil }
-        return grant(from: newest)
+        return newest.grant
     }
 
     /// Opens the provider's end-session page (RP-Initiated Logout) with the ID token as hint,

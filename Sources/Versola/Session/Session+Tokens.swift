@@ -117,24 +117,32 @@ extension Session {
 
     /// Spends the newest refresh token under the profile lock, in the order ``RefreshSequence``
     /// returns (P7, P10, R6): the rotated token is stored before anything else can fail; a
-    /// write that fails keeps it in memory, serves it, and writes it again later.
+    /// write that fails keeps it in memory, serves it, and writes it again later. The machine
+    /// carries the sequence (in `refreshing`, or a logout or lock that interrupts it); this only
+    /// feeds it what each step came to, until it hands back the result.
     private func performRefresh(from current: Grant) async throws(VersolaError) -> Grant {
-        apply(.refreshStarted)
-        var sequence = RefreshSequence(
-            current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
+        let sequence = RefreshSequence(current: current, issuer: configuration.client.issuer, clientID: configuration.client.clientID)
+        guard apply(.refreshStarted(sequence)).accepted else {
+            // No grant is held to renew here (signed out, a login under way), or locked (S10).
+            throw state == .locked ? .recoverable(.unlockRequired) : .reauthenticate(.sessionExpired)
+        }
+        var ended: (result: Result<Grant, VersolaError>, kept: String?)?
         do throws(VersolaError) {
             try await exclusively { () throws(VersolaError) in
                 var event: RefreshEvent? = .started
                 while let next = event {
-                    event = await perform(.accepted(sequence.handle(next).map(SessionAction.refresh))).refreshEvent
+                    let effects = await perform(apply(.refresh(next)))
+                    event = effects.refreshEvent
+                    ended = effects.refreshEnded ?? ended
                 }
             }
         } catch {
-            sequence.handle(.failed(error))
+            if ended == nil { ended = await perform(apply(.refresh(.failed(error)))).refreshEnded }
         }
         refreshAnswer = nil
-        // The sequence always ends; were it not to, the refresh would fail rather than hang.
-        switch sequence.result ?? (.failure(.reauthenticate(.sessionExpired)), kept: nil) {
+        // The session it renewed ended under it (S7, S13): there is nothing left to apply.
+        guard let ended else { throw .reauthenticate(.sessionExpired) }
+        switch ended {
         case (.success(let renewed), _):
             await perform(apply(.refreshSucceeded(held(renewed))))
             return renewed
@@ -150,8 +158,7 @@ extension Session {
         do throws(VersolaError) {
             switch action {
             case .readRecord:
-                return .recordRead(
-                    stored: try await store.load(), unsaved: machine.heldBack?.record, now: client.environment.clock.wallClockNow)
+                return .recordRead(stored: try await store.load(), now: client.environment.clock.wallClockNow)
             case .warnUnfinishedRefresh:
                 client.environment.log.record(
                     VersolaLogEvent(.warning, "a previous refresh of this token did not finish; trying it once more"))

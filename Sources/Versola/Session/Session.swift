@@ -183,7 +183,7 @@ public actor Session {
         }
         guard let record, record.issuer == configuration.client.issuer, record.clientID == configuration.client.clientID
         else { return (.empty, nil) }
-        if let grant = grant(from: record), record.refreshToken != nil || record.accessToken != nil || record.pendingRequest == nil {
+        if let grant = record.grant, record.refreshToken != nil || record.accessToken != nil || record.pendingRequest == nil {
             // P13: a grant without a refresh token is served from its stored access token.
             return (
                 .grant(
@@ -254,6 +254,8 @@ public actor Session {
                     effects.refreshEvent = event
                     return effects
                 }
+            case .refreshEnded(let result, let kept):
+                effects.refreshEnded = (result, kept)
             case .pollDeviceAuthorization(let device):
                 effects.resumedDevice = device
             case .openEndSession(let hint):

@@ -19,6 +19,10 @@ enum SessionAction: Sendable, Hashable {
     /// A step of the refresh in flight (``RefreshSequence``), under the profile lock; one that
     /// answers or fails ends its list, and what came of it goes back to the sequence.
     case refresh(RefreshAction)
+    /// This process's refresh is over: the operation that runs it gets `result` (and a
+    /// rotated token that arrived before a failure, P10) and applies it as `refreshSucceeded`
+    /// or `refreshFailed` once it has let go of the profile lock.
+    case refreshEnded(Result<Grant, VersolaError>, keptRefreshToken: String?)
     /// Read the store again (unlocked after a lock at startup).
     case restore
     /// Revoke this grant's refresh token (A9; a refresh that finished after logout, S12).

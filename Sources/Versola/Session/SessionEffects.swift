@@ -13,6 +13,9 @@ struct SessionEffects: Sendable {
 
     /// What the refresh step that answers or fails came to, for the sequence's next event.
     var refreshEvent: RefreshEvent?
+    /// How this process's refresh ended, once its sequence is over (P10: with a rotated token
+    /// that arrived before a failure).
+    var refreshEnded: (result: Result<Grant, VersolaError>, kept: String?)?
 
     /// These effects with `later`'s after them.
     mutating func add(_ later: SessionEffects) {

@@ -30,9 +30,14 @@ enum SessionEvent: Sendable, Hashable {
     case pendingExpired
     /// A resource answered `insufficient_user_authentication` (S5).
     case stepUpDemanded(StepUpChallenge)
-    /// A refresh began (S6).
-    case refreshStarted
-    /// The refresh succeeded (S6).
+    /// This process began a refresh (S6): `sequence` is it, at its start; the machine carries
+    /// it from now on.
+    case refreshStarted(RefreshSequence)
+    /// What came of a step of this process's refresh (T2, P7, P10, R6), for the sequence the
+    /// machine carries.
+    case refresh(RefreshEvent)
+    /// The refresh succeeded (S6): this process's, once its sequence is over, or another
+    /// process's renewal handed over (P10).
     case refreshSucceeded(HeldGrant)
     /// The refresh failed (S6, S7, T5); `keptRefreshToken` is a rotated token that arrived
     /// before the failure (P10).
@@ -47,10 +52,10 @@ enum SessionEvent: Sendable, Hashable {
     case accessTokenOffered(String, expiresAt: Date?, idToken: String?, at: ClockReading)
     /// The access token expired and there is no refresh token (S8).
     case grantExpiredWithoutRefreshToken
-    /// `logout()` began (S9); `unsaved` is a renewed grant this session could not write yet
-    /// (P10), newer than the one it holds; with `endSession`, the provider's end-session page
-    /// is opened afterwards (A15).
-    case logoutStarted(unsaved: Grant?, endSession: Bool)
+    /// `logout()` began (S9); with `endSession`, the provider's end-session page is opened
+    /// afterwards (A15). A renewed record the machine holds back (P10) is the grant in memory
+    /// the logout revokes: the machine knows it, so the event does not carry it.
+    case logoutStarted(endSession: Bool)
     /// The local wipe is done (S9, S12): `newest` is the grant the record held just before it
     /// was wiped (nil when none, or another client's), `inMemory` the one this session held.
     case logoutFinished(newest: Grant?, inMemory: Grant?, endSession: Bool)
@@ -60,8 +65,8 @@ enum SessionEvent: Sendable, Hashable {
     /// The held-back record reached the store, or a newer record replaced it there (P10).
     case heldBackWritten
     /// Another process changed the session before the held-back record could be written: it
-    /// is dropped, and `grant` (its grant) revoked.
-    case heldBackSuperseded(Grant?)
+    /// is dropped, and its grant revoked.
+    case heldBackSuperseded
     /// The storage became locked (S10, S13).
     case storageLocked
     /// The storage was unlocked (S10, S13).

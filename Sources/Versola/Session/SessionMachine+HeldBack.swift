@@ -36,11 +36,11 @@ extension SessionMachine {
     }
 
     /// Another process changed the session before the held-back record could be written: it
-    /// is dropped, and `grant`'s refresh token revoked so that nothing outlives that change.
-    mutating func heldBackSuperseded(revoking grant: Grant?) -> SessionOutcome {
-        guard heldBack != nil else { return ignored() }
+    /// is dropped, and its grant's refresh token revoked so that nothing outlives that change.
+    mutating func heldBackSuperseded() -> SessionOutcome {
+        guard let dropped = heldBack else { return ignored() }
         heldBack = nil
-        return .accepted([.stopRetryingHeldBack] + (grant.map { [.revoke($0)] } ?? []))
+        return .accepted([.stopRetryingHeldBack] + (dropped.record.grant.map { [.revoke($0)] } ?? []))
     }
 
     /// What to do with the held-back record when the store holds `stored` (its refresh token).

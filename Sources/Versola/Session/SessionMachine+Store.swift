@@ -18,7 +18,9 @@ extension SessionMachine {
     }
 
     /// Another process changed the record (S11): follow it. An access token held from an
-    /// older record is void once the grant on disk is another one.
+    /// older record is void once the grant on disk is another one. T2: while this process's
+    /// refresh is in flight it holds the profile lock, so a record read then is its own
+    /// writing: the grant follows it and the state stays `refreshing`, which that refresh ends.
     mutating func storeChanged(_ stored: StoredSession) -> SessionOutcome {
         // P10: the record held for a later write is newer than the one it replaces on disk.
         if heldBackOutranks(stored) { return .accepted() }
@@ -35,7 +37,7 @@ extension SessionMachine {
             case .empty, .unreadable, .expiredPendingRequest, .locked: return .accepted()
             case .grant(let grant, let refreshing, _, let token):
                 let held = HeldGrant(grant: grant, token: token)
-                return move(to: refreshing ? .refreshing(held) : .authenticated(held))
+                return move(to: refreshing ? .refreshing(held, nil) : .authenticated(held))
             case .pendingRequest(let pending):
                 return move(to: .authorizing(Authorizing(pending: pending, live: false, before: .unauthenticated)))
             }
@@ -59,16 +61,17 @@ extension SessionMachine {
             switch stored {
             case .grant(let grant, let refreshing, _, let token):
                 let next = held.following(grant, token: token)
-                if refreshing { return move(to: .refreshing(next)) }
+                if refreshing { return move(to: .refreshing(next, nil)) }
                 if case .stepUpRequired(_, let challenge) = phase, next == held { return move(to: .stepUpRequired(next, challenge)) }
                 return move(to: .authenticated(next))
             case .empty, .unreadable: return move(to: .unauthenticated)
             case .pendingRequest, .expiredPendingRequest, .locked: return .accepted()
             }
-        case .refreshing(let held):
+        case .refreshing(let held, let inFlight):
             switch stored {
-            case .grant(let grant, true, _, let token): return move(to: .refreshing(held.following(grant, token: token)))
-            case .grant(let grant, false, _, let token): return move(to: .authenticated(held.following(grant, token: token)))
+            case .grant(let grant, let marked, _, let token):
+                let next = held.following(grant, token: token)
+                return move(to: marked || inFlight != nil ? .refreshing(next, inFlight) : .authenticated(next))
             case .empty, .unreadable: return move(to: .unauthenticated)
             case .pendingRequest, .expiredPendingRequest, .locked: return .accepted()
             }

@@ -74,7 +74,9 @@ struct SessionMachine: Sendable, Hashable {
         switch event {
         case .renewalRefused(let record, let replacing): return renewalRefused(record, replacing: replacing)
         case .heldBackWritten: return heldBackWritten()
-        case .heldBackSuperseded(let grant): return heldBackSuperseded(revoking: grant)
+        case .heldBackSuperseded: return heldBackSuperseded()
+        case .refreshStarted(let sequence): return refreshStarted(sequence)
+        case .refresh(let step): return refreshEvent(step)
         default: return transition(event)
         }
     }
@@ -93,19 +95,18 @@ struct SessionMachine: Sendable, Hashable {
         case .authorizationFailed(let error): authorizationFailed(error)
         case .pendingExpired: pendingExpired()
         case .stepUpDemanded(let challenge): stepUpDemanded(challenge)
-        case .refreshStarted: refreshStarted()
         case .refreshSucceeded(let grant): refreshSucceeded(grant)
         case .refreshFailed(let error, let keptRefreshToken): refreshFailed(error, keeping: keptRefreshToken)
         case .accessTokenHeld(let token, let expiresAt, let minted): accessTokenHeld(token, expiresAt: expiresAt, minted: minted)
         case .accessTokenOffered(let value, let expiresAt, let idToken, let now):
             accessTokenOffered(value, expiresAt: expiresAt, idToken: idToken, at: now)
         case .grantExpiredWithoutRefreshToken: grantExpiredWithoutRefreshToken()
-        case .logoutStarted(let unsaved, let endSession): logoutStarted(unsaved: unsaved, endSession: endSession)
+        case .logoutStarted(let endSession): logoutStarted(endSession: endSession)
         case .logoutFinished(let newest, let inMemory, let endSession):
             logoutFinished(newest: newest, inMemory: inMemory, endSession: endSession)
         case .storageLocked: storageLocked()
         case .storageUnlocked: storageUnlocked()
-        case .renewalRefused, .heldBackWritten, .heldBackSuperseded: ignored()
+        case .renewalRefused, .heldBackWritten, .heldBackSuperseded, .refreshStarted, .refresh: ignored()
         }
     }
 
@@ -235,46 +236,6 @@ struct SessionMachine: Sendable, Hashable {
         }
     }
 
-    private mutating func refreshStarted() -> SessionOutcome {
-        switch phase {
-        case .authenticated(let held), .stepUpRequired(let held, _): return move(to: .refreshing(held))
-        case .refreshing:
-            // Another process's refresh was being shown; this one now runs its own.
-            return .accepted()
-        case .unauthenticated, .authorizing, .locked, .loggingOut: return ignored()
-        }
-    }
-
-    private mutating func refreshSucceeded(_ fresh: HeldGrant) -> SessionOutcome {
-        switch phase {
-        case .refreshing, .authenticated:
-            return move(to: .authenticated(fresh))
-        case .loggingOut, .unauthenticated:
-            // S12: a refresh that finishes after logout began is discarded, its new token revoked.
-            return .accepted([.revoke(fresh.grant)])
-        case .authorizing, .stepUpRequired, .locked:
-            return ignored()
-        }
-    }
-
-    private mutating func refreshFailed(_ error: VersolaError, keeping keptRefreshToken: String?) -> SessionOutcome {
-        switch phase {
-        case .refreshing(var held), .authenticated(var held):
-            // S7: only the provider refusing the grant ends it. A network or server failure keeps
-            // the session (T5), and so does anything the user retrying cannot fix; a refresh
-            // token the provider already rotated is kept whatever failed after it arrived (P10).
-            if case .reauthenticate = error { return move(to: .unauthenticated) + [.wipeCredentials] }
-            if error == .recoverable(.unlockRequired) { return storageLocked() }
-            if let keptRefreshToken {
-                held.grant.refreshToken = keptRefreshToken
-                held.token = nil
-            }
-            return move(to: .authenticated(held))
-        case .unauthenticated, .authorizing, .stepUpRequired, .locked, .loggingOut:
-            return ignored()
-        }
-    }
-
     private mutating func accessTokenHeld(_ token: HeldAccessToken, expiresAt: Date?, minted: ClockReading?) -> SessionOutcome {
         switch phase {
         case .authenticated(var held):
@@ -316,16 +277,20 @@ struct SessionMachine: Sendable, Hashable {
     // MARK: Logout
 
     /// S9, S12: the wipe comes first, even when the store is locked; a logout that starts while
-    /// another runs wipes and revokes too.
-    private mutating func logoutStarted(unsaved: Grant?, endSession: Bool) -> SessionOutcome {
-        let wipe = SessionAction.wipeForLogout(inMemory: unsaved ?? phase.heldGrant?.grant, endSession: endSession)
+    /// another runs wipes and revokes too. P10: a renewed record held back for a later write is
+    /// newer than the grant the state holds, so its grant is the one in memory to revoke.
+    private mutating func logoutStarted(endSession: Bool) -> SessionOutcome {
+        let inMemory = heldBack?.record.grant ?? phase.heldGrant?.grant
+        let wipe = SessionAction.wipeForLogout(inMemory: inMemory, endSession: endSession)
         // The held-back record is wiped with the rest; its grant is revoked as the one in memory.
         let dropped: [SessionAction] = heldBack == nil ? [] : [.stopRetryingHeldBack]
         heldBack = nil
         switch phase {
         case .loggingOut: return .accepted(dropped + [wipe])
         case .unauthenticated, .authorizing, .authenticated, .refreshing, .stepUpRequired, .locked:
-            return move(to: .loggingOut(phase.heldGrant)) + dropped + [wipe]
+            // S12, P10: this process's refresh in flight goes on, so that a rotated token that
+            // arrives is stored before the wipe (which waits for the profile lock) reads it.
+            return move(to: .loggingOut(phase.heldGrant, phase.refreshInFlight)) + dropped + [wipe]
         }
     }
 
@@ -348,12 +313,14 @@ struct SessionMachine: Sendable, Hashable {
 
     // MARK: Storage
 
-    private mutating func storageLocked() -> SessionOutcome {
+    mutating func storageLocked() -> SessionOutcome {
         switch phase {
         case .authenticated, .stepUpRequired, .unauthenticated, .authorizing:
             return move(to: .locked(resume: phase))
-        case .refreshing(let held):
-            return move(to: .locked(resume: .authenticated(held)))
+        case .refreshing(let held, let inFlight):
+            // S10, P10: this process's refresh goes on (a write it cannot make is held back)
+            // and unlocking returns to it while it runs; another's is over once unlocked.
+            return move(to: .locked(resume: inFlight.map { .refreshing(held, $0) } ?? .authenticated(held)))
         case .locked, .loggingOut:
             return ignored()
         }

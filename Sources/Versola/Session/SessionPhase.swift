@@ -7,11 +7,17 @@ indirect enum SessionPhase: Sendable, Hashable {
     case unauthenticated
     case authorizing(Authorizing)
     case authenticated(HeldGrant)
-    case refreshing(HeldGrant)
+    /// A refresh of the grant held: this process's own, with its sequence (T2, P7, P10, R6), or,
+    /// with none, another process's shown from the record's in-flight marker (or this
+    /// process's, over and waiting for its result to be applied).
+    case refreshing(HeldGrant, RefreshSequence?)
     case stepUpRequired(HeldGrant, StepUpChallenge)
-    /// `resume` is where unlocking returns; nil when the store was locked before anything was read.
+    /// `resume` is where unlocking returns; nil when the store was locked before anything was
+    /// read. A lock that interrupts this process's refresh keeps it there, as `refreshing`.
     case locked(resume: SessionPhase?)
-    case loggingOut(HeldGrant?)
+    /// The grant held when the logout began, and this process's refresh it interrupted, which
+    /// still stores its rotated token before the logout's wipe reads the record (S12, P10).
+    case loggingOut(HeldGrant?, RefreshSequence?)
 
     /// The observable state.
     var state: SessionState {
@@ -31,9 +37,32 @@ indirect enum SessionPhase: Sendable, Hashable {
         switch self {
         case .unauthenticated: nil
         case .authorizing(let authorizing): authorizing.before.heldGrant
-        case .authenticated(let held), .refreshing(let held), .stepUpRequired(let held, _): held
+        case .authenticated(let held), .refreshing(let held, _), .stepUpRequired(let held, _): held
         case .locked(let resume): resume?.heldGrant
-        case .loggingOut(let held): held
+        case .loggingOut(let held, _): held
+        }
+    }
+
+    /// This process's refresh in flight, in the state that carries it: `refreshing`, a logout
+    /// that began during it, or a lock that interrupted it (in the state unlocking returns to).
+    var refreshInFlight: RefreshSequence? {
+        switch self {
+        case .refreshing(_, let sequence), .loggingOut(_, let sequence), .locked(resume: .refreshing(_, let sequence)?): sequence
+        case .unauthenticated, .authorizing, .authenticated, .stepUpRequired, .locked: nil
+        }
+    }
+
+    /// Puts `sequence` where this state carries this process's refresh; nil once the refresh
+    /// is over: `refreshing` then waits for its result to be applied, and a lock returns to
+    /// `authenticated` (the refresh it interrupted has ended). A state that carries none is
+    /// left as it is.
+    mutating func carry(_ sequence: RefreshSequence?) {
+        switch self {
+        case .refreshing(let held, _): self = .refreshing(held, sequence)
+        case .loggingOut(let held, _): self = .loggingOut(held, sequence)
+        case .locked(resume: .refreshing(let held, _)?):
+            self = .locked(resume: sequence.map { .refreshing(held, $0) } ?? .authenticated(held))
+        case .unauthenticated, .authorizing, .authenticated, .stepUpRequired, .locked: break
         }
     }
 }

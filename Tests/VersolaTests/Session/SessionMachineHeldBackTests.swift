@@ -37,7 +37,7 @@ import VersolaHTTP
         #expect(machine.heldBackFate(stored: "someone-else's") == .superseded)
         #expect(machine.heldBackFate(stored: nil) == .superseded)
         let grant = SessionMachineTests.grant(refreshToken: "rotated")
-        #expect(machine.handle(.heldBackSuperseded(grant)).actions == [.stopRetryingHeldBack, .revoke(grant)])
+        #expect(machine.handle(.heldBackSuperseded).actions == [.stopRetryingHeldBack, .revoke(grant)])
         #expect(machine.heldBackFate(stored: "refresh-1") == .none)
     }
 
@@ -60,9 +60,11 @@ import VersolaHTTP
         #expect(refused.handle(.refreshFailed(.reauthenticate(.grantRejected), keptRefreshToken: nil)).actions.contains(.wipeCredentials))
         #expect(refused.heldBack == nil)
         var loggingOut = Self.holding()
-        let actions = loggingOut.handle(.logoutStarted(unsaved: nil, endSession: false)).actions
+        let actions = loggingOut.handle(.logoutStarted(endSession: false)).actions
         #expect(actions.contains(.stopRetryingHeldBack))
         #expect(loggingOut.heldBack == nil)
+        // P10: the machine itself names the held record's grant as the one in memory to revoke.
+        #expect(actions.contains(.wipeForLogout(inMemory: SessionMachineTests.grant(refreshToken: "rotated"), endSession: false)))
         var signingIn = Self.holding()
         signingIn.handle(.loginStarted)
         signingIn.handle(.authorizationSucceeded(HeldGrant(grant: SessionMachineTests.grant(refreshToken: "new"))))

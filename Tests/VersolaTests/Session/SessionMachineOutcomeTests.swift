@@ -18,7 +18,7 @@ import VersolaHTTP
     @Test("S12 A9 A15: logout wipes first, publishes unauthenticated, revokes the newest token, then the one in memory, then ends the session")
     func logoutOrder() {
         var machine = Self.authenticated()
-        let started = machine.handle(.logoutStarted(unsaved: nil, endSession: true))
+        let started = machine.handle(.logoutStarted(endSession: true))
         #expect(started.result == .accepted)
         #expect(started.actions == [.publish(.loggingOut), .wipeForLogout(inMemory: Self.first, endSession: true)])
         let finished = machine.handle(.logoutFinished(newest: Self.rotated, inMemory: Self.first, endSession: true))
@@ -33,28 +33,29 @@ import VersolaHTTP
     @Test("S12: one revocation when disk and memory hold the same token; none for a grant without one; the unsaved grant is the one in memory")
     func logoutRevokesEachTokenOnce() {
         var machine = Self.authenticated()
-        machine.handle(.logoutStarted(unsaved: nil, endSession: false))
+        machine.handle(.logoutStarted(endSession: false))
         #expect(
             machine.handle(.logoutFinished(newest: Self.first, inMemory: Self.first, endSession: false)).actions
                 == [.publish(.unauthenticated), .revoke(Self.first)])
         var bare = Self.authenticated()
-        bare.handle(.logoutStarted(unsaved: nil, endSession: true))
+        bare.handle(.logoutStarted(endSession: true))
         let noToken = SessionMachineTests.grant(refreshToken: nil)
         #expect(
             bare.handle(.logoutFinished(newest: noToken, inMemory: noToken, endSession: true)).actions
                 == [.publish(.unauthenticated), .openEndSession(idTokenHint: noToken.idToken)])
         var held = Self.authenticated()
+        held.handle(.renewalRefused(SessionMachineHeldBackTests.record("refresh-2"), replacing: "refresh-1"))
         #expect(
-            held.handle(.logoutStarted(unsaved: Self.rotated, endSession: false)).actions
-                == [.publish(.loggingOut), .wipeForLogout(inMemory: Self.rotated, endSession: false)])
+            held.handle(.logoutStarted(endSession: false)).actions
+                == [.publish(.loggingOut), .stopRetryingHeldBack, .wipeForLogout(inMemory: Self.rotated, endSession: false)])
     }
 
     @Test("S12: a second logout while one runs wipes and revokes too, without publishing again")
     func concurrentLogout() {
         var machine = Self.authenticated()
-        machine.handle(.logoutStarted(unsaved: nil, endSession: false))
+        machine.handle(.logoutStarted(endSession: false))
         #expect(
-            machine.handle(.logoutStarted(unsaved: nil, endSession: false))
+            machine.handle(.logoutStarted(endSession: false))
                 == .accepted([.wipeForLogout(inMemory: Self.first, endSession: false)]))
         machine.handle(.logoutFinished(newest: Self.first, inMemory: Self.first, endSession: false))
         #expect(
@@ -103,7 +104,7 @@ import VersolaHTTP
     @Test("S4 S5 A14: a login that cannot start is refused with why, and the error the caller gets says so")
     func refusedLogins() {
         var refreshing = Self.authenticated()
-        refreshing.handle(.refreshStarted)
+        refreshing.handle(SessionMachineTests.refreshStarted)
         #expect(refreshing.handle(.loginStarted) == .refused(.cannotStartLogin(.refreshing)))
         #expect(
             SessionRefusal.cannotStartLogin(.refreshing).loginError

@@ -29,6 +29,9 @@ import VersolaHTTP
     static let network = VersolaError.recoverable(
         .network(NetworkFailure(kind: .couldNotConnect, requestBytesWritten: false, origin: "x")))
 
+    /// This process starting a refresh of the sample grant.
+    static let refreshStarted = SessionEvent.refreshStarted(RefreshSequence(current: grant(), issuer: "https://id.example", clientID: "cli"))
+
     /// One sample of every event (and of the store contents a change can bring).
     static let events: [(String, SessionEvent)] = [
         ("restored.empty", .restored(.empty)),
@@ -59,7 +62,8 @@ import VersolaHTTP
         ("authorizationFailed.denied", .authorizationFailed(.reauthenticate(.authorizationDenied))),
         ("pendingExpired", .pendingExpired),
         ("stepUpDemanded", .stepUpDemanded(StepUpChallenge(acrValues: ["mfa"], maxAge: 0))),
-        ("refreshStarted", .refreshStarted),
+        ("refreshStarted", refreshStarted),
+        ("refresh.started", .refresh(.started)),
         ("refreshSucceeded", .refreshSucceeded(HeldGrant(grant: grant(refreshToken: "refresh-3")))),
         ("refreshFailed.invalidGrant", .refreshFailed(.reauthenticate(.grantRejected), keptRefreshToken: nil)),
         ("refreshFailed.network", .refreshFailed(network, keptRefreshToken: nil)),
@@ -67,9 +71,8 @@ import VersolaHTTP
         ("refreshFailed.configuration", .refreshFailed(.configuration(.idTokenRejected(IDTokenRejection(.malformed, "x"))), keptRefreshToken: "refresh-9")),
         ("refreshFailed.locked", .refreshFailed(.recoverable(.unlockRequired), keptRefreshToken: nil)),
         ("grantExpiredWithoutRefreshToken", .grantExpiredWithoutRefreshToken),
-        ("logoutStarted", .logoutStarted(unsaved: nil, endSession: false)),
+        ("logoutStarted", .logoutStarted(endSession: false)),
         ("logoutFinished", .logoutFinished(newest: nil, inMemory: nil, endSession: false)),
-        ("logoutStarted.unsaved", .logoutStarted(unsaved: grant(refreshToken: "refresh-2"), endSession: true)),
         ("logoutFinished.revoking", .logoutFinished(newest: grant(refreshToken: "refresh-2"), inMemory: grant(), endSession: true)),
         ("storageLocked", .storageLocked),
         ("storageUnlocked", .storageUnlocked),
@@ -138,8 +141,6 @@ import VersolaHTTP
             let newest = grant(refreshToken: "refresh-2")
             let after: Set<SessionAction> = [.revoke(newest), .revoke(grant()), .openEndSession(idTokenHint: newest.idToken)]
             return (state == .loggingOut ? .unauthenticated : state, after)
-        case (_, "logoutStarted.unsaved"):  // P10: the renewed grant not yet written is the one in memory
-            return (.loggingOut, [.wipeForLogout(inMemory: grant(refreshToken: "refresh-2"), endSession: true)])
         case (_, "logoutStarted"):
             let held: Grant? = state.holdsGrant && state != .locked ? grant() : nil
             return (.loggingOut, [.wipeForLogout(inMemory: held, endSession: false)])
@@ -163,6 +164,9 @@ import VersolaHTTP
         switch (state, event) {
         case (.authorizing, "pendingStored"), (.authorizing, "pendingStored.device"), (.refreshing, "refreshStarted"),
             (_, "logoutFinished"):
+            return true
+        // S12: a logout under way carries this process's refresh (SessionMachineRefreshTests).
+        case (.loggingOut, "refreshStarted"):
             return true
         // The grant held changes: this login's grant, seen first on disk, now with its access
         // token; a refresh's result reported while another process's refresh is shown (T2).
@@ -192,15 +196,17 @@ import VersolaHTTP
         case .authorizing: machine.handle(.loginStarted)
         case .authenticated: machine.handle(restored)
         case .refreshing:
+            // Another process's refresh, shown from the record's marker: no sequence of this
+            // process's is in flight (SessionMachineRefreshTests covers one that is).
             machine.handle(restored)
-            machine.handle(.refreshStarted)
+            machine.handle(.storeChanged(.grant(grant(), refreshing: true, hasPendingRequest: false)))
         case .stepUpRequired:
             machine.handle(restored)
             machine.handle(.stepUpDemanded(StepUpChallenge()))
         case .locked: machine.handle(.restored(.locked))
         case .loggingOut:
             machine.handle(restored)
-            machine.handle(.logoutStarted(unsaved: nil, endSession: false))
+            machine.handle(.logoutStarted(endSession: false))
         }
         return machine
     }
@@ -301,7 +307,7 @@ import VersolaHTTP
         var machine = Self.machine(in: .authenticated)
         machine.handle(.storageLocked)
         #expect(machine.state == .locked)
-        #expect(machine.handle(.refreshStarted).actions.isEmpty)
+        #expect(machine.handle(Self.refreshStarted) == .refused(.notApplicable(.locked)))
         let actions = machine.handle(.storageUnlocked).actions
         #expect(machine.state == .authenticated)
         #expect(machine.heldGrant?.grant == Self.grant())

@@ -63,7 +63,7 @@ extension SessionMachineTokenTests {
         grant.accessToken = accessToken
         var machine = SessionMachine()
         machine.handle(.restored(.grant(grant, refreshing: false, hasPendingRequest: false)))
-        if state == .refreshing { machine.handle(.refreshStarted) }
+        if state == .refreshing { machine.handle(SessionMachineTests.refreshStarted) }
         if state == .stepUpRequired { machine.handle(.stepUpDemanded(StepUpChallenge())) }
         return machine
     }
