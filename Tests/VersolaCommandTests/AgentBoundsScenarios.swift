@@ -112,8 +112,6 @@ struct AgentBoundsScenarios {
             let hugeReply = await DedicatedThread.run { client.send(huge, start: false) }
             #expect(hugeReply == nil)
         }
-        // blocking: the 500 homes' thousands of files go here, not in the harness's deinit on the task pool
-        await DedicatedThread.run { [homes = cli.home.path + "/homes"] in _ = try? FileManager.default.removeItem(atPath: homes) }
     }
 
     @Test("L4: a request is read within its deadline and its size limit, or not at all")
