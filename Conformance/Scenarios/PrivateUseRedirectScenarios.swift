@@ -97,8 +97,18 @@ struct NeverOpens: BrowserLauncher {
         }
     }
 
+    /// `xdg-mime query default` for `redirect`: xdg-mime, a shell script, runs on a thread of its own.
+    static func registeredHandler(_ redirect: PrivateUseRedirect, _ environment: [String: String]) async -> String? {
+        await DedicatedThread.run { SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) }
+    }
+
+    /// Installs `entry` (its `xdg-mime default` run) on a thread of its own.
+    static func install(_ entry: SchemeHandlerEntry, _ environment: [String: String]) async throws {
+        try await DedicatedThread.run { Result { () throws(VersolaError) in try entry.install(environment: environment) } }.get()
+    }
+
     @Test("L7: the desktop entry is registered for x-scheme-handler/<scheme> with xdg-mime, and removed on request")
-    func handlerRegistration() throws {
+    func handlerRegistration() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("versola-l7-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let environment = [
@@ -109,12 +119,12 @@ struct NeverOpens: BrowserLauncher {
         let entry = try SchemeHandlerEntry(
             redirect: redirect, name: "com.example.versola", displayName: "Example $HOME",
             command: ["/bin/echo", "an argument", "--redirect", "100%"])
-        #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == nil)
+        #expect(await Self.registeredHandler(redirect, environment) == nil)
         // Another program already handles the scheme: installing makes this entry the default.
         let other = try SchemeHandlerEntry(redirect: redirect, name: "aaa-other", displayName: "Other", command: ["/bin/true"])
-        try other.install(environment: environment)
-        #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == "aaa-other.desktop")
-        try entry.install(environment: environment)
+        try await Self.install(other, environment)
+        #expect(await Self.registeredHandler(redirect, environment) == "aaa-other.desktop")
+        try await Self.install(entry, environment)
         let defaults = try String(contentsOfFile: root + "/config/mimeapps.list", encoding: .utf8)
         #expect(defaults.contains("x-scheme-handler/com.example.versola=com.example.versola.desktop"))
         let file = root + "/data/applications/com.example.versola.desktop"
@@ -123,13 +133,13 @@ struct NeverOpens: BrowserLauncher {
         #expect(text.contains("\nExec=/bin/echo \"an argument\" --redirect 100%% %u\n"))
         var info = stat()
         #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)
-        #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == "com.example.versola.desktop")
+        #expect(await Self.registeredHandler(redirect, environment) == "com.example.versola.desktop")
         try entry.remove(environment: environment)
         #expect(!FileManager.default.fileExists(atPath: file))
         let after = try String(contentsOfFile: root + "/config/mimeapps.list", encoding: .utf8)
         #expect(!after.contains("com.example.versola.desktop"))
         try other.remove(environment: environment)
-        #expect(SchemeHandlerEntry.registeredHandler(for: redirect, environment: environment) == nil)
+        #expect(await Self.registeredHandler(redirect, environment) == nil)
         // Bad entries are refused before anything is written.
         #expect(throws: VersolaError.self) {
             try SchemeHandlerEntry(redirect: redirect, name: "../x", displayName: "x", command: ["/bin/true"])

@@ -88,7 +88,8 @@ struct SessionRig {
 
     func stop() async {
         await idp.stop()
-        try? FileManager.default.removeItem(at: root)
+        // blocking: file removal waits on a busy file system, off the task pool
+        await DedicatedThread.run { [root] in _ = try? FileManager.default.removeItem(at: root) }
     }
 }
 

@@ -254,14 +254,29 @@ final class CLIHarness: Sendable {
         _ = try? await run(["agent", "--stop"])
         await idp.stop()
     }
+
+    /// Removes what the home holds on a thread of its own: the home's removal when the harness
+    /// goes away would otherwise wait on the file system on the task pool (seen in thread dumps).
+    func emptyHome() async {
+        await DedicatedThread.run { [path = home.path] in
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                try? FileManager.default.removeItem(atPath: path + "/" + entry)
+            }
+        }
+    }
 }
 
 /// Runs `body` with `cli`, then `finish`es it (by default ``CLIHarness/finish()``: the agent and
-/// the provider stop), also when `body` throws (a failed `#require` or an unexpected error), so
-/// a failing test never leaves its provider or agent running.
+/// the provider stop) and empties its home, also when `body` throws (a failed `#require` or an
+/// unexpected error), so a failing test never leaves its provider or agent running.
 func withHarness(
     _ cli: CLIHarness, finish: (CLIHarness) async -> Void = { await $0.finish() },
     _ body: (CLIHarness) async throws -> Void
 ) async throws {
-    try await withStopping(cli, stop: finish, body)
+    try await withStopping(
+        cli,
+        stop: {
+            await finish($0)
+            await $0.emptyHome()
+        }, body)
 }

@@ -70,7 +70,8 @@ struct DiskFaultMatrixScenarios {
         "P10 P7 R6: ENOSPC, EIO, EDQUOT, EROFS and a failing rename before and after the record's write, the refreshing process killed or not, lose no rotated token",
         .enabled(if: !sanitized, "the plain test run holds the matrix"), arguments: Runner.allCases)
     func matrix(_ runner: Runner) async throws {
-        let library = try Self.library()
+        // blocking: the first call compiles the fault library with cc, off the task pool
+        let library = try await onOwnThread { try Self.library() }
         var cells: [Cell] = []
         for point in Point.allCases {
             for failure in Failure.allCases {

@@ -9,7 +9,12 @@ import VersolaTesting
 /// The one-time loopback page that takes the browser to the end-session page (A15, L6).
 @Suite struct OneTimeRedirectTests {
     /// `curl`'s status code and `Location` for `url`, sent with `host` as `Host` when given.
-    static func fetch(_ url: String, host: String? = nil) throws -> String {
+    static func fetch(_ url: String, host: String? = nil) async throws -> String {
+        // blocking: curl waits on the in-process page, off the task pool
+        try await DedicatedThread.run { Result { try blockingFetch(url, host: host) } }.get()
+    }
+
+    private static func blockingFetch(_ url: String, host: String?) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}"] + (host.map { ["-H", "Host: \($0)"] } ?? []) + [url]
@@ -24,7 +29,7 @@ import VersolaTesting
     struct FetchingBrowser: BrowserLauncher {
         let answers: Answers
         func open(_ url: String) async -> Bool {
-            answers.record(url, (try? OneTimeRedirectTests.fetch(url)) ?? "")
+            answers.record(url, (try? await OneTimeRedirectTests.fetch(url)) ?? "")
             return true
         }
     }
@@ -43,11 +48,11 @@ import VersolaTesting
         let path = String(page.url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
         #expect(path.count == 44)  // "/" and 32 bytes in base64url
         let port = String(page.url.dropFirst("http://127.0.0.1:".count).prefix { $0 != "/" })
-        #expect(try Self.fetch(page.url, host: "attacker.example:\(port)").hasPrefix("421"))
-        #expect(try Self.fetch("http://127.0.0.1:\(port)/other").hasPrefix("404"))
-        #expect(try Self.fetch(page.url) == "303 \(target)")
+        #expect(try await Self.fetch(page.url, host: "attacker.example:\(port)").hasPrefix("421"))
+        #expect(try await Self.fetch("http://127.0.0.1:\(port)/other").hasPrefix("404"))
+        #expect(try await Self.fetch(page.url) == "303 \(target)")
         #expect(await page.waitForVisit(timeout: .seconds(60), clock: SystemClock()))
-        #expect(try Self.fetch(page.url).hasPrefix("410"))
+        #expect(try await Self.fetch(page.url).hasPrefix("410"))
         await page.stop()
     }
 

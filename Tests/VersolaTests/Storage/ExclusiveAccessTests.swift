@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 
@@ -164,10 +163,9 @@ private actor SessionLikeOwner {
         await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/flock"), arguments: ["-n", path, "true"])?.status
     }
 
-    /// Reads what is available on `handle` without blocking a cooperative thread.
+    /// Reads what is available on `handle` without blocking a cooperative thread (on Linux
+    /// `DispatchQueue.global()` runs on those very threads).
     private static func readAvailable(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.availableData) }
-        }
+        await DedicatedThread.run { handle.availableData }
     }
 }
