@@ -144,7 +144,9 @@ struct DiskFaultMatrixScenarios {
     /// refresh ran to its end was served a token; a killed one died.
     static func check(_ served: CLIHarness.Outcome, _ shim: FaultShim, _ point: Point) -> [String] {
         var problems: [String] = []
-        if shim.strikes.isEmpty { problems.append("the fault never struck") }
+        if shim.strikes.isEmpty {
+            problems.append("the fault never struck (the refreshing command exited \(served.status): \(served.stderr))")
+        }
         if point.kills {
             if !shim.killed { problems.append("the refreshing process was not killed") }
         } else if served.status != 0 || served.stdout.count < 20 {
