@@ -13,6 +13,10 @@ public enum TestFault: Sendable, Hashable {
     /// normally: for a scenario that needs another event to happen while it is in flight,
     /// whatever the machine's speed.
     case holdUntilReleased
+    /// Create these files (empty), then handle the request normally: a switch that must be on
+    /// before the client reads the answer (a fault library's, say) is turned on by the
+    /// provider itself, at the request, whatever the pace of the scenario that armed it.
+    case createFiles([String])
     /// Close the next connection before reading anything (connection level: the
     /// endpoint is not known yet, so this applies to whichever request comes next).
     case closeBeforeReading

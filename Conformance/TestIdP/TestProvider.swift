@@ -275,6 +275,10 @@ public actor TestProvider {
                 waited = true
                 await hold()
                 continue
+            case .createFiles(let paths):
+                waited = true
+                for path in paths { _ = FileManager.default.createFile(atPath: path, contents: Data()) }
+                continue
             case .closeAfterReading: return .closeWithoutAnswer
             case .reset: return .reset
             case .redirect(let location):
@@ -348,14 +352,15 @@ extension TestFault {
     /// Faults that replace the whole answer, applied before the endpoint runs.
     var isTransportLevel: Bool {
         switch self {
-        case .respond, .delay, .holdUntilReleased, .closeAfterReading, .reset, .redirect: true
+        case .respond, .delay, .holdUntilReleased, .createFiles, .closeAfterReading, .reset, .redirect: true
         default: false
         }
     }
 
+    /// Faults after which the request goes on to its endpoint: one of them per request.
     var isDelay: Bool {
         switch self {
-        case .delay, .holdUntilReleased: true
+        case .delay, .holdUntilReleased, .createFiles: true
         default: false
         }
     }

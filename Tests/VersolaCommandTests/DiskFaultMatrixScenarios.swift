@@ -126,18 +126,16 @@ struct DiskFaultMatrixScenarios {
         return cell
     }
 
-    /// Forces a refresh; the disk fails once the provider holds the refresh request (so the
-    /// in-flight note was written and the rotated token is on its way), then the answer goes.
+    /// Forces a refresh; the disk fails once the provider has the refresh request (so the
+    /// in-flight note was written and the rotated token is on its way): the provider itself
+    /// turns the fault on before it answers. (The scenario doing it between a held request and
+    /// its release raced the refresh's 30-second timeout on a loaded machine: the refresh gave
+    /// up, the fault never struck.)
     static func refreshWhileTheDiskFails(
         _ cli: CLIHarness, _ shim: FaultShim, _ runner: Runner, _ environment: [String: String]
     ) async throws -> CLIHarness.Outcome {
-        let before = await cli.requestCount(.token)
-        await cli.idp.provider.arm(TestFaultRule(.token, .holdUntilReleased))
-        let refresh = Task { try await cli.run(runner.arguments, extraEnvironment: environment) }
-        try await AgentWorkScenarios.waitFor(cli, .token, count: before + 1)
-        shim.strike()
-        await cli.idp.provider.releaseHeld()
-        return try await refresh.value
+        await cli.idp.provider.arm(TestFaultRule(.token, .createFiles(shim.strikingFiles)))
+        return try await cli.run(runner.arguments, extraEnvironment: environment)
     }
 
     /// What the refreshing command's own outcome shows: the fault struck; a caller whose

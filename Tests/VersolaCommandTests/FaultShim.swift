@@ -47,11 +47,9 @@ struct FaultShim: Sendable {
         return variables
     }
 
-    /// The disk starts failing (and, with a kill argument, that process dies before answering).
-    func strike() {
-        _ = FileManager.default.createFile(atPath: switchPath, contents: Data())
-        if killArgument != nil { _ = FileManager.default.createFile(atPath: killSwitchPath, contents: Data()) }
-    }
+    /// The files whose presence makes the disk fail (and, with a kill argument, that process
+    /// die before answering): the provider creates them when the refresh request arrives.
+    var strikingFiles: [String] { [switchPath] + (killArgument != nil ? [killSwitchPath] : []) }
 
     /// The disk is well again.
     func heal() {
