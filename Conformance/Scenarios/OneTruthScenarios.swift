@@ -225,13 +225,14 @@ final class FailingWritesStore: SessionStore {
         let rig = try await SessionRig()
         try await withRig(rig) { rig in
             let store = FailingWritesStore(rig.storage.store)
-            let session = try Self.session(rig, store: store)
+            // The held record's write retry (2 s, doubling) waits for this scenario to move time.
+            let clock = ScenarioClock(passingByItself: .seconds(1))
+            let session = try SessionRig.makeSession(configuration: rig.configuration, store: store, clock: clock, browser: rig.browser)
             await session.start()
             try await session.login()
             let spent = try await store.load()?.refreshToken
             // The in-flight marker is written; every write after the token answer fails until
-            // the disk has room again (the retry, every 2 s on the scenario clock, keeps failing:
-            // a bounded count would let it succeed before the checks below).
+            // the disk has room again.
             store.failSaves(after: 1, count: .max)
             let token = try await session.accessToken(forceRefresh: true)
             #expect(!token.isEmpty, "the renewed access token is served")
@@ -240,7 +241,7 @@ final class FailingWritesStore: SessionStore {
             #expect(try await session.accessToken() == token, "served from memory")
             // The disk has room again: the retry writes the held record.
             store.failSaves(count: 0)
-            rig.clock.advance(by: .seconds(3))
+            clock.advance(by: .seconds(3))
             var written = try await store.load()?.refreshToken
             let deadline = ContinuousClock.now + .seconds(30)
             while written == spent && ContinuousClock.now < deadline {

@@ -17,6 +17,17 @@ final class ScenarioClock: VersolaClock {
     /// The longest wait that passes by itself.
     static let autoAdvanceLimit: Duration = RetryPolicy.maximumTotalBudget
 
+    /// The longest wait that passes by itself on this clock: ``autoAdvanceLimit``, unless a
+    /// scenario wants a background timer (the write retry of a held-back record, P10) to wait
+    /// for it to move time. Passing by itself, such a timer's every turn moved the clock, as
+    /// fast as the processor let it, and a token minted a moment before read as expired.
+    let passesByItself: Duration
+
+    /// A clock on which waits up to `limit` pass by themselves.
+    init(passingByItself limit: Duration = ScenarioClock.autoAdvanceLimit) {
+        passesByItself = limit
+    }
+
     private struct Sleeper {
         var deadline: Duration
         var continuation: CheckedContinuation<Void, any Error>
@@ -39,7 +50,7 @@ final class ScenarioClock: VersolaClock {
 
     func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
-        if duration <= Self.autoAdvanceLimit {
+        if duration <= passesByItself {
             try await manual.sleep(for: duration)
             wakeDueSleepers()
             return
