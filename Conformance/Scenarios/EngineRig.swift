@@ -52,7 +52,9 @@ struct EngineRig {
     let idp: TestIdentityServer
     let browser: HeadlessBrowser
     let client: OpenIDClient
-    let clock = ScenarioClock()
+    /// The rig's time, the provider's as well as the engine's: a scenario that takes long in
+    /// real time (a loaded machine, the thread sanitizer) sees no skew grow between them.
+    let clock: ScenarioClock
 
     init(
         clientID: String = "versola-test", browserFollows: Bool = true, browserStarts: Bool = true,
@@ -63,8 +65,11 @@ struct EngineRig {
         var providerConfiguration = TestProviderConfiguration()
         providerConfiguration.autoLogin = true
         configure(&providerConfiguration)
+        let clock = ScenarioClock()
+        self.clock = clock
         let idp = try await TestIdentityServer.start(
-            configuration: providerConfiguration, issuerPath: issuerPath, separateResourceServer: separateResourceServer)
+            configuration: providerConfiguration, issuerPath: issuerPath, separateResourceServer: separateResourceServer,
+            now: { clock.wallClockNow })
         self.idp = idp
         browser = HeadlessBrowser(follows: browserFollows, starts: browserStarts)
         var configuration = ClientConfiguration(issuer: idp.issuer, clientID: clientID)
