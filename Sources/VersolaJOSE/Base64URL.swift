@@ -51,12 +51,7 @@ public enum Base64URL {
     /// Appends the encoding of `bytes` to `output` as ASCII bytes (no `String` is made: JWS
     /// serializers build whole compact tokens this way).
     public static func append(encoding bytes: [UInt8], to output: inout [UInt8]) {
-        let start = output.count
-        let length = encodedLength(bytes.count)
-        output.append(contentsOf: repeatElement(0, count: length))
-        output.withUnsafeMutableBufferPointer { buffer in
-            _ = encode(bytes, into: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + length)]))
-        }
+        output.append(writing: encodedLength(bytes.count)) { encode(bytes, into: $0) }
     }
 
     /// The number of characters `encode` produces for `count` bytes.

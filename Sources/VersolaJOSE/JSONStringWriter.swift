@@ -57,12 +57,7 @@ package enum JSONStringWriter {
     package static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let start = output.count
-            let count = length(of: bytes)
-            output.append(contentsOf: repeatElement(0, count: count))
-            output.withUnsafeMutableBufferPointer { buffer in
-                _ = write(bytes, to: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + count)]))
-            }
+            output.append(writing: length(of: bytes)) { write(bytes, to: $0) }
         }
     }
 
