@@ -24,19 +24,15 @@ package final class SignInLock: Sendable {
     /// Whether the profile had a stored record once the lock was taken: a sign-in that ended
     /// just before this one asked for the lock left one.
     package let foundRecord: Bool
-    /// The profile's record generation once the lock was taken (``recordGeneration(profile:stateHome:)``).
-    package let generation: UInt64
-
-    private init(lock: FileLock, waited: Bool, foundRecord: Bool, generation: UInt64) {
+    private init(lock: FileLock, waited: Bool, foundRecord: Bool) {
         self.lock = lock
         self.waited = waited
         self.foundRecord = foundRecord
-        self.generation = generation
     }
 
     /// The profile's record generation now, as ``SessionStore/generation()`` counts it: every
-    /// save and wipe advances it, so a caller that reads it before a request and compares it with
-    /// ``generation`` learns whether a sign-in (or any write) ended in between. 0 when the
+    /// save and wipe advances it, so a caller that reads it before a request and again once it
+    /// holds the lock learns whether a sign-in (or any write) ended in between. 0 when the
     /// profile has none yet or its name is not one.
     package static func recordGeneration(profile: String, stateHome: URL) -> UInt64 {
         guard let directory = try? ProfileDirectory(profile: profile, stateHome: stateHome) else { return 0 }
@@ -66,8 +62,7 @@ package final class SignInLock: Sendable {
                 if let held = try FileLock.attempt(path: path) {
                     held.note("\(getpid())\n")
                     let foundRecord = FileManager.default.fileExists(atPath: directory.recordPath)
-                    let generation = ProfileWatcher.readGeneration(directory.generationPath)
-                    return SignInLock(lock: held, waited: attempts > 0, foundRecord: foundRecord, generation: generation)
+                    return SignInLock(lock: held, waited: attempts > 0, foundRecord: foundRecord)
                 }
                 attempts += 1
                 // The holder writes its pid just after taking the lock: a few tries to name it.

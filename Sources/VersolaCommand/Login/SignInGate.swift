@@ -56,7 +56,7 @@ enum SignInGate {
     }
 
     /// When a caller that needs a sign-in asks again once it holds the lock.
-    enum Recheck: Equatable {
+    enum Recheck {
         /// After waiting, or when the profile changed since the caller's `Mark`, read before the
         /// ask that found a sign-in needed: another process's sign-in may have ended between that
         /// answer and the lock, without a wait. An unchanged profile is not asked again (a
@@ -76,13 +76,7 @@ enum SignInGate {
         else { return false }
         let lock = try await hold(context)
         defer { lock.release() }
-        return lock.waited || mark.map { changed(since: $0, lock: lock, context) } ?? false
-    }
-
-    /// Whether the profile's record or file is another than `mark` says, the lock held.
-    private static func changed(since mark: Mark, lock: SignInLock, _ context: CommandContext) -> Bool {
-        guard lock.generation == mark.record, let directories = try? context.directories() else { return true }
-        return ProfileGeneration(directories, profile: context.profile) != mark.profile
+        return lock.waited || mark.map { self.mark(context) != $0 } ?? false
     }
 
     /// For a caller that found it needs a sign-in: takes the lock, then `ask`s again as `recheck`
@@ -97,7 +91,7 @@ enum SignInGate {
         defer { lock.release() }
         let again: Bool
         switch recheck {
-        case .afterWaitingOrChangedSince(let mark): again = lock.waited || changed(since: mark, lock: lock, context)
+        case .afterWaitingOrChangedSince(let mark): again = lock.waited || self.mark(context) != mark
         case .afterWaitingOrWithRecord: again = lock.waited || lock.foundRecord
         }
         if again, let answer = try await ask() { return answer }
