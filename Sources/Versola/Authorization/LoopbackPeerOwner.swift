@@ -69,7 +69,9 @@ struct LoopbackPeerOwner: Sendable {
     static func owner(in table: String, peerPort: UInt16, localPort: UInt16) -> uid_t? {
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, let local = Endpoint(fields[1]), let remote = Endpoint(fields[2]),
+            // A row with no inode is a socket no process holds any more (TIME_WAIT, orphaned):
+            // its uid reads 0 whoever owned it, and an earlier connection's may share the ports.
+            guard fields.count > 9, fields[9] != "0", let local = Endpoint(fields[1]), let remote = Endpoint(fields[2]),
                 local.port == peerPort, remote.port == localPort, local.isLoopback, remote.isLoopback,
                 let uid = uid_t(fields[7])
             else { continue }

@@ -34,6 +34,18 @@ import VersolaHTTP
         #expect(LoopbackPeerOwner.owner(in: Self.ipv4, peerPort: 0xBEEF, localPort: 0x8D2F) == nil)
     }
 
+    @Test("L8: a closed earlier connection on the same ports (TIME_WAIT: no inode, uid 0) is not the peer's owner")
+    func closedConnectionsOwnNothing() {
+        let table = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:A1B2 0100007F:8D2F 06 00000000:00000000 03:00000F5A 00000000     0        0 0 3
+               1: 0100007F:A1B2 0100007F:8D2F 01 00000000:00000000 00:00000000 00000000  1001        0 4242 1
+            """
+        #expect(LoopbackPeerOwner.owner(in: table, peerPort: 0xA1B2, localPort: 0x8D2F) == 1001)
+        let closedOnly = table.split(separator: "\n").prefix(2).joined(separator: "\n")
+        #expect(LoopbackPeerOwner.owner(in: closedOnly, peerPort: 0xA1B2, localPort: 0x8D2F) == nil)
+    }
+
     @Test("L8: a connection is served only from this user; with no table at all nothing can be checked")
     func verdicts() throws {
         let directory = try TemporaryDirectory()
