@@ -16,7 +16,9 @@ struct DeviceQRCodeScenarios {
         let command = ([CLIHarness.executable, "login", "--device", "--issuer", cli.idp.issuer, "--client-id", "versola-test"] + extra)
             .map(ShellWord.quoted).joined(separator: " ")
         let pid = try cli.spawn("/usr/bin/script", ["-qec", command, "/dev/null"], extraEnvironment: ["LANG": "C.UTF-8"], stem: stem)
-        guard let shown = await cli.contents(of: stem + ".out", containing: "Waiting here for the approval") else {
+        // The waiting indicator starts after the code and its QR code are written: a pseudo-terminal
+        // may pass one write on in pieces, so the prompt's own last line is no sign the QR code came.
+        guard let shown = await cli.contents(of: stem + ".out", containing: "Waiting for the approval on the other device") else {
             kill(pid, SIGKILL)
             _ = await cli.finished(pid, stem: stem)
             throw CocoaError(.fileReadNoSuchFile)

@@ -121,10 +121,9 @@ struct LoginCommand {
             if try await usesDeviceFlow(session, browserAvailable: prepared.browserAvailable) {
                 if !options.device && !json { console.err(DeviceLoginText.chosenWithoutBrowser) }
                 try await session.loginWithDevice(parameters) { prompt in
-                    console.err(DeviceLoginText.prompt(prompt))
-                    if interactive, !options.noQR, let code = DeviceLoginText.qrCode(prompt, environment: context.environment) {
-                        console.err(code)
-                    }
+                    // One write: the code and its QR code reach the terminal together.
+                    let drawn = interactive && !options.noQR ? DeviceLoginText.qrCode(prompt, environment: context.environment) : nil
+                    console.err(DeviceLoginText.prompt(prompt) + (drawn ?? ""))
                     if interactive { indicator.start(message: "Waiting for the approval on the other device…") }
                 }
             } else {
