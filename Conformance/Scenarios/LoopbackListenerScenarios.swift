@@ -87,11 +87,15 @@ import VersolaTestIdP
             let result = await waiting.outcome(delivered: status == 200)
             let elapsed = ContinuousClock.now - started
             #expect(try result.get().claims?.subject == TestUser().subject)
-            // A generous bound, not a timing measurement: without room for it, the redirect never
-            // arrives. Under the thread sanitizer each of the 257 connection threads starts several
-            // times slower (its shadow memory), and the genuine one is accepted last: 6.8 s was seen.
-            let bound: Duration = ProcessInfo.processInfo.environment["VERSOLA_SANITIZER"] == nil ? .seconds(5) : .seconds(20)
-            #expect(elapsed < bound, "took \(elapsed)")
+            // Not a speed target: the listener's read timeout (5 s) is the time after which idle
+            // connections are dropped anyway, so a listener without room for the redirect would
+            // still complete the login, only later. Arriving before it shows room was there. Under
+            // the thread sanitizer each of the 257 connection threads starts many times slower (its
+            // shadow memory) and the genuine one is accepted last (6.8 s and 21.9 s were seen), so
+            // there the login completing is all that is checked; the plain run checks the bound.
+            if ProcessInfo.processInfo.environment["VERSOLA_SANITIZER"] == nil {
+                #expect(elapsed < .seconds(5), "took \(elapsed)")
+            }
         }
     }
 

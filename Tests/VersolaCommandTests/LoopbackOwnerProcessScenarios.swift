@@ -33,11 +33,12 @@ struct LoopbackOwnerProcessScenarios {
         "L8 L6 A4: another user's request with the right state neither completes nor consumes the sign-in",
         .enabled(if: canSwitchUser, "switching to a second account needs root"))
     func redirectListenerRefusesAnotherUser() async throws {
-        let other = try SecondUser.ensure()
+        let other = try await onOwnThread { try SecondUser.ensure() }
         let listener = try LoopbackListener.start(LoopbackRedirect())
         listener.expect(state: "s1")
         let url = listener.redirectURI + "?code=stolen&state=s1"
-        #expect(try other.fetch(url) == 22, "another user's request was answered below 400")
+        let refused = try await other.fetch(url)
+        #expect(refused == 22, "another user's request: curl's exit status \(refused) (0: answered below 400)")
         #expect(try await Self.ownStatus(listener.redirectURI + "?code=genuine&state=s1") == 200)
         let redirect = try await listener.waitForRedirect(timeout: .seconds(30), clock: SystemClock())
         #expect(redirect.code == "genuine")
@@ -48,9 +49,10 @@ struct LoopbackOwnerProcessScenarios {
         "L8 A15: the one-time sign-out page does not hand the ID token hint to another user; the person's browser still gets it",
         .enabled(if: canSwitchUser, "switching to a second account needs root"))
     func oneTimePageRefusesAnotherUser() async throws {
-        let other = try SecondUser.ensure()
+        let other = try await onOwnThread { try SecondUser.ensure() }
         let page = try OneTimeRedirect.start(target: "https://op.example/logout?id_token_hint=SECRET", random: SystemRandomSource())
-        #expect(try other.fetch(page.url) == 22, "another user was sent on to the sign-out address")
+        let refused = try await other.fetch(page.url)
+        #expect(refused == 22, "another user's visit: curl's exit status \(refused) (0: sent on to the sign-out address)")
         #expect(try await Self.ownStatus(page.url) == 303)
         #expect(await page.waitForVisit(timeout: .seconds(5), clock: SystemClock()))
         await page.stop()

@@ -128,8 +128,10 @@ func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value
 
 extension SecondUser {
     /// Fetches `url` with curl as this user: curl's exit status (22 for an answer of 400 or more,
-    /// 0 for one below; redirects are not followed).
-    func fetch(_ url: String) throws -> Int32 {
-        try run("curl -s -f -o /dev/null --max-time 10 '\(url)'")
+    /// 0 for one below, 28 when no answer came in 30 seconds; redirects are not followed). It
+    /// waits on a thread of its own: the loopback servers answer on the task pool, and a test
+    /// that held a pool thread while curl waited for them could starve them past curl's limit.
+    func fetch(_ url: String) async throws -> Int32 {
+        try await onOwnThread { try run("curl -s -f -o /dev/null --max-time 30 '\(url)'") }
     }
 }
