@@ -12,10 +12,10 @@ let strict: [SwiftSetting] = [
 ]
 
 var targets: [Target] = [
-    // The system libraries. OpenSSL's libcrypto is found through pkg-config: a missing one makes SwiftPM name
-    // the package to install (to run, libssl3 and libcurl4 are enough). libcurl is not linked (the
-    // first request loads it, CVersolaSystem/curl.c): only its header is used, from the system's
-    // include path (libcurl4-openssl-dev, which scripts/install-deps.sh installs).
+    // The system libraries. OpenSSL's libcrypto is found through pkg-config: a missing one makes
+    // SwiftPM name the package to install (to run, libssl3 and libcurl4 are enough). libcurl is
+    // not linked (the first request loads it, CVersolaSystem/curl.c): only its header is used,
+    // from the system's include path (libcurl4-openssl-dev, which scripts/install-deps.sh installs).
     .systemLibrary(name: "COpenSSLSystem", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CCurlSystem"),
     .target(

@@ -257,7 +257,7 @@ public actor TestProvider {
     private func transportFault(for endpoint: TestEndpoint) async -> HTTPServerAction? {
         var waited = false
         while let index = faultRules.firstIndex(where: {
-            $0.endpoint == endpoint && $0.fault.isTransportLevel && !(waited && $0.fault.isDelay)
+            $0.endpoint == endpoint && $0.fault.isTransportLevel && !(waited && $0.fault.goesOnToTheEndpoint)
         }) {
             let fault = faultRules[index].fault
             consume(at: index)
@@ -358,7 +358,7 @@ extension TestFault {
     }
 
     /// Faults after which the request goes on to its endpoint: one of them per request.
-    var isDelay: Bool {
+    var goesOnToTheEndpoint: Bool {
         switch self {
         case .delay, .holdUntilReleased, .createFiles: true
         default: false

@@ -12,20 +12,16 @@ struct LoopbackOwnerProcessScenarios {
 
     /// GET as this process's user, without following redirects: the status.
     static func ownStatus(_ url: String) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                    process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", url]
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return Int(String(decoding: data, as: UTF8.self)) ?? 0
-                })
-            }
+        try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", url]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Int(String(decoding: data, as: UTF8.self)) ?? 0
         }
     }
 

@@ -120,10 +120,7 @@ struct SecondUser: Sendable {
 /// own: called straight from a test, it would hold one of the few threads every task of the
 /// test process (the in-process provider's included) runs on, for as long as it waits.
 func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, any Error>, Never>) in
-        Thread { continuation.resume(returning: Result { try body() }) }.start()
-    }
-    return try result.get()
+    try await DedicatedThread.run { Result { try body() } }.get()
 }
 
 extension SecondUser {
